@@ -1,0 +1,57 @@
+"""cardenvs: card games as reinforcement-learning environments.
+
+``make(id, **config)`` returns a PettingZoo AEC env; ``make_vector(id, num_envs, seed,
+**config)`` a batched engine on the same numba kernels; ``GAMES`` lists the ids;
+``replay(record)`` replays and checks a game record.
+"""
+
+from __future__ import annotations
+
+from .registry import GAMES, lookup, register_pettingzoo
+
+__version__ = "0.1.0"
+
+
+def make(env_id: str, render_mode: str | None = None, illegal_action: str = "penalize",
+         **config):
+    """A PettingZoo AEC environment for ``env_id`` (see ``GAMES``).
+
+    Args:
+        env_id: e.g. ``"piquet-v0"``.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        illegal_action: ``"penalize"`` (PettingZoo classic) or ``"raise"``.
+        **config: the game's ``Config`` options (validated).
+    """
+    module, defaults = lookup(env_id)
+    return module.env(render_mode=render_mode, illegal_action=illegal_action,
+                      **(defaults | config))
+
+
+def make_vector(env_id: str, num_envs: int = 1, seed=None, autoreset: bool = True,
+                validate: bool = True, **config):
+    """A batched engine stepping ``num_envs`` games of ``env_id`` at once."""
+    module, defaults = lookup(env_id)
+    cls = getattr(module, module.VECTOR_CLASS)
+    return cls(num_envs, seed=seed, autoreset=autoreset, validate=validate,
+               **(defaults | config))
+
+
+def replay(record: dict) -> dict:
+    """Replay a game record (``env.unwrapped.record()``) and check it.
+
+    Every deal's deck, dealer, actions and points and the final result must match.
+
+    Returns:
+        The record produced by the replay (equal to ``record``).
+
+    Raises:
+        ValueError: naming the first difference.
+    """
+    from .replay import replay_record
+
+    return replay_record(record)
+
+
+register_pettingzoo()
+
+__all__ = ["GAMES", "make", "make_vector", "replay"]

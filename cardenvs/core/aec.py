@@ -1,0 +1,196 @@
+"""PettingZoo AEC bookkeeping written once for every game.
+
+``CardAECEnv`` is a one-row ``CardVectorEnv`` behind PettingZoo's ``AECEnv`` API: agents
+``"player_0" .. "player_{P-1}"`` (agent ``i`` sits in seat ``i``), observations
+``{"observation": float32 vector, "action_mask": int8 vector}``, ``Discrete`` actions.
+
+Rewards arrive on the step that ends the episode, for every agent at once; then every agent is
+terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each).
+
+Illegal actions follow PettingZoo's classic convention (``TerminateIllegalWrapper``): with
+``illegal_action="penalize"`` (default) a masked-out action ends the episode, the offending agent
+gets ``-1``, the others ``0``, and ``infos[agent]["illegal_move"]`` is True. With
+``illegal_action="raise"`` a ``ValueError`` names the action and the legal ones and the game is
+left unchanged. An action outside the action space always raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .vector import CardVectorEnv
+
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+
+
+class CardAECEnv(AECEnv):
+    """The PettingZoo AEC front end of a game (see the module docstring).
+
+    Args:
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints).
+        illegal_action: ``"penalize"`` (PettingZoo classic) or ``"raise"``.
+        **config: the game's ``Config`` options.
+    """
+
+    vector_cls: type[CardVectorEnv]
+
+    def __init__(self, render_mode: str | None = None, illegal_action: str = "penalize",
+                 **config):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
+                             f"got {illegal_action!r}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
+        self.game = self._engine.game
+        self.config = self._engine.config
+        p = self._engine.num_seats
+        self.possible_agents = [f"player_{i}" for i in range(p)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": self._engine.single_observation_space,
+            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
+                              for a in self.possible_agents}
+        self._record = None
+        self.agents = []
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game.env_id}, config={self.config})"
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- names ---------------------------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        """Name of an action id, e.g. ``"discard 7H"``."""
+        return self._engine.action_name(action)
+
+    def action_id(self, name: str) -> int:
+        """Action id of a name; inverse of ``action_name``."""
+        return self._engine.action_id(name)
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the agent to act."""
+        return np.flatnonzero(self._engine._mask[0]).tolist()
+
+    # -- PettingZoo API ------------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        self._engine.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[int(self._engine.state.current[0])]
+        self._record = {
+            "game": self.game.name, "version": self.game.version,
+            "config": self.config.to_dict(), "seed": self._engine.seed,
+            "deals": [], "result": None,
+        }
+        self._open_deal()
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        obs = self._engine.observe(seat)[0]
+        if seat == int(self._engine.state.current[0]) and not self._over():
+            mask = self._engine._mask[0].copy()
+        else:
+            mask = np.zeros(self.game.num_actions, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if not self.agents:
+            raise ValueError("the game is over and every agent has stepped out; call reset()")
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or isinstance(action, bool) \
+                or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self.game.num_actions:
+            raise ValueError(f"{agent}: action must be an integer in "
+                             f"0..{self.game.num_actions - 1}, got {action!r}")
+        action = int(action)
+        seat = self.agent_name_mapping[agent]
+        self._cumulative_rewards[agent] = 0.0
+        if not self._engine._mask[0, action]:
+            msg = self._engine._illegal_message(0, action).replace("row 0: ", f"{agent}: ")
+            if self.illegal_action == "raise":
+                raise ValueError(msg)
+            self._end({a: 0.0 for a in self.agents} | {agent: -1.0})
+            self.infos[agent]["illegal_move"] = True
+            self._record["result"] = {"illegal_move": seat, "action": action}
+            return
+        deal_before = int(self._engine.state.deal_no[0])
+        self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
+        self._engine.step(np.array([action]))
+        st = self._engine.state
+        if int(st.deal_no[0]) != deal_before or self._over():
+            self._close_deal()
+            if not self._over():
+                self._open_deal()
+        if self._over():
+            rew = self._engine._rewards[0]
+            self._record["result"] = self.game.result(st, 0, self.config)
+            self._end({a: float(rew[i]) for i, a in enumerate(self.agents)})
+        else:
+            self.agent_selection = self.possible_agents[int(st.current[0])]
+            self.rewards = {a: 0.0 for a in self.agents}
+        if self.render_mode == "human":
+            self.render()
+
+    def _over(self) -> bool:
+        return bool(self._engine._terminated[0])
+
+    def _end(self, rewards):
+        self.rewards = rewards
+        self.terminations = {a: True for a in self.agents}
+        self._accumulate_rewards()
+
+    def _open_deal(self):
+        st = self._engine.state
+        self._record["deals"].append({
+            "deck": self.game.deck_strings(st, 0), "dealer": int(st.dealer[0]), "actions": [],
+        })
+
+    def _close_deal(self):
+        st = self._engine.state
+        deal = self._record["deals"][-1]
+        deal["points"] = st.last_points[0].tolist()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode")
+            return None
+        text = self._engine.render(0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+    # -- records -------------------------------------------------------------------------------
+    def record(self) -> dict:
+        """The JSON-able record of the game so far (see DESIGN: game, version, config, seed,
+        deals with deck, dealer, actions and points, result)."""
+        if self._record is None:
+            raise RuntimeError("call reset() before record()")
+        return json.loads(json.dumps(self._record))

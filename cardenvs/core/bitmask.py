@@ -1,0 +1,73 @@
+"""``uint64`` hand bitmasks: bit ``c`` is set when card id ``c`` is in the set.
+
+All helpers are numba kernels usable from other kernels and from Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, inline="always")
+def bit(card):
+    """The mask holding only ``card``."""
+    return np.uint64(1) << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def has(mask, card):
+    """True when ``card`` is in ``mask``."""
+    return (mask >> np.uint64(card)) & np.uint64(1) != np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def popcount(mask):
+    """Number of cards in ``mask`` (SWAR popcount)."""
+    x = np.uint64(mask)
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def lowest(mask):
+    """Card id of the lowest set bit (``mask`` must be non-zero)."""
+    x = np.uint64(mask)
+    return popcount((x & (np.uint64(0) - x)) - np.uint64(1))
+
+
+@njit(cache=True)
+def to_cards(mask, out):
+    """Write the card ids of ``mask`` in increasing order to ``out``; return how many."""
+    n = 0
+    x = np.uint64(mask)
+    while x != np.uint64(0):
+        out[n] = lowest(x)
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def to_onehot(mask, deck, out):
+    """``out[i] = 1.0`` where ``deck[i]`` is in ``mask``, else ``0.0`` (``len(out) == len(deck)``)."""
+    for i in range(deck.shape[0]):
+        out[i] = (mask >> np.uint64(deck[i])) & np.uint64(1)
+
+
+@njit(cache=True)
+def from_cards(cards, n):
+    """Mask of the first ``n`` card ids in ``cards``."""
+    m = np.uint64(0)
+    for i in range(n):
+        m |= np.uint64(1) << np.uint64(cards[i])
+    return m

@@ -1,0 +1,174 @@
+"""What a game module hands to the shared front ends: its ``GameDef`` and a ``GameConfig``.
+
+A game's ``rules.py`` defines a frozen ``Config`` dataclass (subclass of ``GameConfig``) and a
+``GameDef`` naming its kernels; ``core.vector`` and ``core.aec`` are written once against it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+EPISODES = ("game", "deal")
+REWARDS = ("win", "score")
+
+
+def option(default: Any, choices: Sequence[Any] | None = None, low=None, high=None, doc=""):
+    """A config field: ``choices`` for enumerations, ``low``/``high`` for integers."""
+    meta = {"choices": tuple(choices) if choices is not None else None, "low": low, "high": high}
+    meta["doc"] = doc
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    """Base of every game's ``Config``: validation and the int encoding used by kernels.
+
+    Fields hold strings (from a fixed list of choices), bools or bounded ints. ``to_array()``
+    encodes them, in field order, as ``int64``: a choice as its index, a bool as 0/1, an int as
+    itself.
+    """
+
+    episode: str = option("game", EPISODES, doc="'game': the whole match; 'deal': one deal")
+    reward: str = option("win", REWARDS, doc="'win': +1/-1/0 at the end; 'score': points")
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            meta = f.metadata
+            if isinstance(f.default, bool):
+                if not isinstance(value, (bool, np.bool_)):
+                    raise ValueError(
+                        f"{type(self).__name__}.{f.name} must be True or False, got {value!r}"
+                    )
+            elif meta.get("choices") is not None:
+                if value not in meta["choices"]:
+                    raise ValueError(
+                        f"{type(self).__name__}.{f.name} = {value!r} is not allowed; "
+                        f"choose one of {list(meta['choices'])}"
+                    )
+            elif isinstance(f.default, int):
+                ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+                lo, hi = meta.get("low"), meta.get("high")
+                if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
+                    raise ValueError(
+                        f"{type(self).__name__}.{f.name} = {value!r} is out of range; "
+                        f"allowed: an integer in {lo}..{hi}"
+                    )
+
+    @classmethod
+    def from_kwargs(cls, **kwargs):
+        """Build a config, rejecting unknown keys with the list of known ones."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(kwargs) - set(names))
+        if unknown:
+            raise ValueError(
+                f"unknown config option(s) {unknown} for {cls.__name__}; known options: {names}"
+            )
+        return cls(**kwargs)
+
+    @classmethod
+    def index(cls, name: str) -> int:
+        """Position of field ``name`` in ``to_array()``."""
+        return [f.name for f in dataclasses.fields(cls)].index(name)
+
+    def to_array(self) -> np.ndarray:
+        out = []
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.metadata.get("choices") is not None:
+                out.append(f.metadata["choices"].index(v))
+            else:
+                out.append(int(v))
+        return np.asarray(out, dtype=np.int64)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def describe(cls) -> str:
+        """A Markdown table of the options (used in docstrings and the README)."""
+        rows = ["| option | default | allowed | meaning |", "|---|---|---|---|"]
+        for f in dataclasses.fields(cls):
+            m = f.metadata
+            if m.get("choices") is not None:
+                allowed = ", ".join(repr(c) for c in m["choices"])
+            elif isinstance(f.default, bool):
+                allowed = "True, False"
+            else:
+                allowed = f"{m.get('low')}..{m.get('high')}"
+            rows.append(f"| `{f.name}` | `{f.default!r}` | {allowed} | {m.get('doc', '')} |")
+        return "\n".join(rows)
+
+
+class ObsField(NamedTuple):
+    """One named block of the flat observation vector."""
+
+    name: str
+    size: int
+    high: float
+    doc: str
+
+
+def layout_offsets(layout: Sequence[ObsField]) -> dict[str, int]:
+    """Start offset of every block."""
+    out, off = {}, 0
+    for f in layout:
+        out[f.name] = off
+        off += f.size
+    return out
+
+
+def layout_table(layout: Sequence[ObsField]) -> str:
+    """A Markdown table of the observation layout (used in the module docstring)."""
+    rows = ["| offset | size | block | meaning |", "|---:|---:|---|---|"]
+    off = 0
+    for f in layout:
+        rows.append(f"| {off} | {f.size} | `{f.name}` | {f.doc} |")
+        off += f.size
+    return "\n".join(rows)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameDef:
+    """Everything the shared front ends need from a game's rules module.
+
+    Kernels (all ``@njit``, over a batched ``State``):
+        ``new_state(n) -> State``;
+        ``reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask)``: start a game in
+        each row of ``rows`` (``decks[i, 0] < 0`` = shuffle, ``dealers[i] < 0`` = draw);
+        ``step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated)``: one action per
+        row, then the next player's observation and mask;
+        ``observe_rows(s, cfg, seats, out)``: each row's observation for ``seats[b]``.
+    """
+
+    name: str
+    version: int
+    deck: Any
+    config_cls: type
+    num_actions: int
+    action_names: tuple
+    obs_layout: tuple
+    num_seats: Callable[[Any], int]
+    new_state: Callable
+    reset_rows: Callable
+    step_rows: Callable
+    observe_rows: Callable
+    result: Callable  # (state, row, config) -> JSON-able dict of the finished game
+    render: Callable  # (state, row, config) -> str
+    deck_strings: Callable  # (state, row) -> the current deal's deck order as card strings
+
+    @property
+    def obs_dim(self) -> int:
+        return sum(f.size for f in self.obs_layout)
+
+    @property
+    def obs_high(self) -> np.ndarray:
+        return np.concatenate([np.full(f.size, f.high, np.float32) for f in self.obs_layout])
+
+    @property
+    def env_id(self) -> str:
+        return f"{self.name}-v{self.version}"

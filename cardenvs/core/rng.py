@@ -1,0 +1,67 @@
+"""Counter-based randomness: every random draw is a pure function of (key, stream, index).
+
+A row's deals derive from its key (a hash of the seed), the episode index and the deal number,
+so the deals never depend on the actions taken, a vector row and a single env given the same
+seed play the identical game, and no kernel touches a global RNG.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import numpy as np
+from numba import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+MAX_SEED = 2**63 - 1
+
+
+@njit(cache=True, inline="always")
+def mix64(x):
+    """splitmix64 finaliser: a bijective 64-bit hash."""
+    z = np.uint64(x) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _C1
+    z = (z ^ (z >> np.uint64(27))) * _C2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def stream(key, episode, deal):
+    """The base counter of the random stream for one deal of one episode."""
+    return mix64(key ^ mix64((np.uint64(episode) << np.uint64(20)) ^ np.uint64(deal)))
+
+
+@njit(cache=True, inline="always")
+def draw(base, i, n):
+    """The ``i``-th uniform integer in ``[0, n)`` of the stream ``base``."""
+    r = mix64(base + np.uint64(i)) >> np.uint64(32)
+    return np.int64((r * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def shuffle(base, out):
+    """Fisher-Yates shuffle of ``out`` in place with the stream ``base``."""
+    n = out.shape[0]
+    for i in range(n - 1, 0, -1):
+        j = draw(base, i, i + 1)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+
+
+def key_from_seed(seed: int) -> np.uint64:
+    """The row key for an integer seed."""
+    return np.uint64(mix64(np.uint64(seed)))
+
+
+def check_seed(seed) -> int:
+    """Validate a user seed (``None`` draws a fresh one from the OS)."""
+    if seed is None:
+        return secrets.randbelow(MAX_SEED)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int in 0..{MAX_SEED} or None, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be in 0..{MAX_SEED}, got {seed}")
+    return int(seed)

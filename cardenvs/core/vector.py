@@ -1,0 +1,281 @@
+"""The batched engine, written once for every game: buffers, seeding, validation, autoreset.
+
+``CardVectorEnv`` steps ``num_envs`` independent games at once through a game's numba kernels.
+Arrays in, arrays out:
+
+- ``reset(seed=None, options=None) -> (obs, mask, info)``
+- ``step(actions) -> (obs, mask, rewards, terminated, truncated, info)``
+
+with ``obs`` ``(N, obs_dim) float32`` (the observation of the seat to act in each row),
+``mask`` ``(N, num_actions) int8``, ``rewards`` ``(N, num_seats) float32`` (non-zero only on the
+step that ends a game), ``terminated``/``truncated`` ``(N,) bool`` and ``info["current_player"]``
+``(N,) int8``. With ``autoreset=True`` (default) a finished row starts its next episode in the
+same call: the rewards and ``terminated`` of that step belong to the finished game, the
+observation and mask to the new one. Episodes are bounded, so ``truncated`` is always False.
+
+The returned arrays are the engine's own buffers, overwritten by the next call: copy what you
+keep. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset with
+``seed=s + b``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import format_cards
+from .game import GameDef
+from .rng import check_seed, key_from_seed, mix64
+
+
+@njit(cache=True)
+def first_illegal(mask, actions):
+    """Index of the first row whose action is masked out, or -1."""
+    for b in range(actions.shape[0]):
+        if mask[b, actions[b]] == 0:
+            return b
+    return -1
+
+
+@njit(cache=True)
+def random_legal_actions(mask, key, counter, out):
+    """Write into ``out[b]`` a uniformly drawn legal action of each row (-1 where none)."""
+    n, a = mask.shape
+    for b in range(n):
+        k = 0
+        for i in range(a):
+            k += mask[b, i]
+        if k == 0:
+            out[b] = -1
+            continue
+        r = np.int64(((mix64(key ^ mix64(counter * np.uint64(n) + np.uint64(b)))
+                       >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+        for i in range(a):
+            if mask[b, i]:
+                if r == 0:
+                    out[b] = i
+                    break
+                r -= 1
+
+
+class RandomLegal:
+    """Uniform random legal actions for a whole batch (numba), seeded and reproducible."""
+
+    def __init__(self, seed: int = 0):
+        self.key = np.uint64(key_from_seed(check_seed(seed)))
+        self.counter = 0
+        self._out = None
+
+    def __call__(self, mask: np.ndarray) -> np.ndarray:
+        if self._out is None or self._out.shape[0] != mask.shape[0]:
+            self._out = np.empty(mask.shape[0], dtype=np.int64)
+        self.counter += 1
+        random_legal_actions(mask, self.key, np.uint64(self.counter), self._out)
+        return self._out
+
+
+class CardVectorEnv:
+    """N games of one kind stepped together (see the module docstring for the contract).
+
+    Args:
+        num_envs: number of games (rows), at least 1.
+        seed: base seed; row ``b`` uses ``seed + b``. ``None`` draws one from the OS.
+        autoreset: start a new episode in a row as soon as it ends.
+        validate: check every action against the mask and raise ``ValueError`` naming the row.
+        **config: the game's ``Config`` options.
+    """
+
+    game: GameDef
+
+    def __init__(self, num_envs: int = 1, seed=None, autoreset: bool = True,
+                 validate: bool = True, **config):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        g = self.game
+        self.config = g.config_cls.from_kwargs(**config)
+        self._cfg = self.config.to_array()
+        self.num_envs = int(num_envs)
+        self.num_seats = g.num_seats(self.config)
+        self.num_actions = g.num_actions
+        self.obs_dim = g.obs_dim
+        self.autoreset = bool(autoreset)
+        self.validate = bool(validate)
+        n = self.num_envs
+        self.state = g.new_state(n)
+        self._obs = np.zeros((n, g.obs_dim), np.float32)
+        self._mask = np.zeros((n, g.num_actions), np.int8)
+        self._rewards = np.zeros((n, self.num_seats), np.float32)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)
+        self._rows = np.arange(n, dtype=np.int64)
+        self._seed_arg = seed
+        self.seed = None
+        self._started = False
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(num_envs={self.num_envs}, seed={self.seed}, "
+                f"autoreset={self.autoreset}, config={self.config})")
+
+    # -- spaces --------------------------------------------------------------------------------
+    @property
+    def single_observation_space(self):
+        from gymnasium import spaces
+
+        return spaces.Box(0.0, self.game.obs_high, dtype=np.float32)
+
+    @property
+    def single_action_space(self):
+        from gymnasium import spaces
+
+        return spaces.Discrete(self.num_actions)
+
+    # -- names ---------------------------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        """The name of action id ``action`` (e.g. ``"play QS"``)."""
+        names = self.game.action_names
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < len(names):
+            raise ValueError(f"action must be an integer in 0..{len(names) - 1}, got {action!r}")
+        return names[int(action)]
+
+    def action_id(self, name: str) -> int:
+        """The action id of ``name`` (inverse of ``action_name``)."""
+        return action_id(self.game, name)
+
+    # -- core API ------------------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        """Start a new episode in every row.
+
+        Args:
+            seed: row ``b`` is seeded with ``seed + b``; ``None`` continues the episode counter
+                of the previous seed (or draws a seed on the first call).
+            options: ``{"deck": order}`` fixes the first deal (one order for every row, or one
+                per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer.
+        """
+        n = self.num_envs
+        if seed is None and not self._started:
+            seed = self._seed_arg
+        if seed is not None or not self._started:
+            self.seed = check_seed(seed)
+            base = np.uint64(self.seed)
+            self._keys = np.array([key_from_seed(int(base) + b) for b in range(n)], np.uint64)
+            self._episodes = np.zeros(n, np.int64)
+        else:
+            self._episodes = self.state.episode.astype(np.int64) + 1
+        decks, dealers = self._parse_options(options)
+        self.game.reset_rows(self.state, self._cfg, self._rows, self._keys, self._episodes,
+                             decks, dealers, self._obs, self._mask)
+        self._rewards[:] = 0
+        self._terminated[:] = False
+        self._started = True
+        return self._obs, self._mask, {"current_player": self.state.current}
+
+    def _parse_options(self, options):
+        n, d = self.num_envs, self.game.deck.size
+        decks = np.full((n, d), -1, np.int8)
+        dealers = np.full(n, -1, np.int8)
+        if options is None:
+            return decks, dealers
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict with keys 'deck', 'dealer', got {options!r}")
+        unknown = set(options) - {"deck", "dealer"}
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; allowed: deck, dealer")
+        deck = options.get("deck")
+        if deck is not None:
+            rows = deck if (not isinstance(deck, str) and len(deck) == n
+                            and not isinstance(deck[0], (str, int, np.integer))) else [deck] * n
+            for b, order in enumerate(rows):
+                decks[b] = self.game.deck.check_order(order)
+        dealer = options.get("dealer")
+        if dealer is not None:
+            vals = np.broadcast_to(np.asarray(dealer), (n,))
+            for v in vals.tolist():
+                if isinstance(v, bool) or not isinstance(v, int) \
+                        or not 0 <= v < self.num_seats:
+                    raise ValueError(
+                        f"dealer must be a seat in 0..{self.num_seats - 1}, got {v!r}")
+            dealers[:] = vals
+        return decks, dealers
+
+    def step(self, actions):
+        """Apply one action per row; see the module docstring for what comes back."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.num_envs},), got "
+                f"shape {a.shape} dtype {a.dtype}")
+        a = a.astype(np.int64, copy=False)
+        bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
+        if bad.size:
+            b = int(bad[0])
+            raise ValueError(f"row {b}: action {int(a[b])} is outside the action space "
+                             f"0..{self.num_actions - 1}")
+        if self.validate:
+            b = first_illegal(self._mask, a)
+            if b >= 0:
+                raise ValueError(self._illegal_message(b, int(a[b])))
+        self.game.step_rows(self.state, self._cfg, a, self.autoreset, self._obs, self._mask,
+                            self._rewards, self._terminated)
+        return (self._obs, self._mask, self._rewards, self._terminated, self._truncated,
+                {"current_player": self.state.current})
+
+    def _illegal_message(self, b: int, a: int) -> str:
+        legal = np.flatnonzero(self._mask[b])
+        if legal.size == 0:
+            return f"row {b}: the game is over; call reset() (or use autoreset=True)"
+        names = [self.game.action_names[i] for i in legal]
+        return (f"row {b}: action {a} ({self.game.action_names[a]!r}) is not legal now; "
+                f"legal actions: {names}")
+
+    def observe(self, seats) -> np.ndarray:
+        """Each row's observation for ``seats[b]`` (an int or one seat per row), a new array."""
+        s = np.broadcast_to(np.asarray(seats), (self.num_envs,)).astype(np.int64)
+        if ((s < 0) | (s >= self.num_seats)).any():
+            raise ValueError(f"seats must be in 0..{self.num_seats - 1}")
+        out = np.zeros((self.num_envs, self.game.obs_dim), np.float32)
+        self.game.observe_rows(self.state, self._cfg, s, out)
+        return out
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return self.state.current
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self._mask
+
+    def render(self, row: int = 0) -> str:
+        """ANSI text of row ``row``."""
+        return self.game.render(self.state, row, self.config)
+
+
+def action_id(game: GameDef, name: str) -> int:
+    """Look up an action by name (case-insensitive card part, ``"TH"`` accepted for ten)."""
+    if not isinstance(name, str):
+        raise ValueError(f"action name must be a string, got {name!r}")
+    table = _action_table(game)
+    key = _normalise(name)
+    if key not in table:
+        examples = ", ".join(repr(x) for x in game.action_names[:3])
+        raise ValueError(f"unknown action {name!r} for {game.name}; names look like {examples}, "
+                         f"cards from: {format_cards(game.deck.cards)}")
+    return table[key]
+
+
+_TABLES: dict[str, dict[str, int]] = {}
+
+
+def _normalise(name: str) -> str:
+    parts = name.strip().split()
+    return " ".join(p.upper().replace("T", "10") if i and len(p) <= 3 else p.lower()
+                    for i, p in enumerate(parts))
+
+
+def _action_table(game: GameDef) -> dict[str, int]:
+    if game.env_id not in _TABLES:
+        _TABLES[game.env_id] = {_normalise(n): i for i, n in enumerate(game.action_names)}
+    return _TABLES[game.env_id]

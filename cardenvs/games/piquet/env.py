@@ -1,0 +1,25 @@
+"""The PettingZoo AEC Piquet environment."""
+
+from __future__ import annotations
+
+from ...core.aec import CardAECEnv
+from .vector import PiquetVectorEnv
+
+
+class PiquetEnv(CardAECEnv):
+    """Two-handed Rubicon Piquet as a PettingZoo AEC env (rules: ``games.piquet.rules``)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "piquet_v0",
+                "is_parallelizable": False}
+    vector_cls = PiquetVectorEnv
+
+
+def env(**kwargs):
+    """PettingZoo-style constructor: ``PiquetEnv`` inside PettingZoo's order enforcing wrapper
+    (``env.unwrapped`` is the ``PiquetEnv``)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(PiquetEnv(**kwargs))
+
+
+raw_env = env

@@ -1,0 +1,81 @@
+"""Text rendering of a Piquet row: pure functions of (state, row, config) -> str (ANSI)."""
+
+from __future__ import annotations
+
+
+from ...core.cards import format_card
+from . import rules as R
+
+_RED = "\x1b[31m"
+_BOLD = "\x1b[1m"
+_RESET = "\x1b[0m"
+_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_CATEGORY = ("point", "sequence", "sets")
+
+
+def card_text(card: int, color: bool = True) -> str:
+    """``"Q♥"`` (red for hearts and diamonds when ``color``)."""
+    s = format_card(card)
+    text = s[:-1] + _SUIT_SYMBOL[s[-1]]
+    return f"{_RED}{text}{_RESET}" if color and s[-1] in "HD" else text
+
+
+def mask_text(mask, color: bool = True) -> str:
+    """The cards of a ``uint64`` mask, suit by suit, high to low."""
+    cards = [c for c in range(52) if (int(mask) >> c) & 1]
+    cards.sort(key=lambda c: (c // 13, -(c % 13)))
+    return " ".join(card_text(c, color) for c in cards) or "-"
+
+
+def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
+    """A table view of row ``b``: scores, phase, both hands, the current trick."""
+    dealer = int(s.dealer[b])
+    elder = 1 - dealer
+    phase = R.PHASE_NAMES[int(s.phase[b])]
+    bold = _BOLD if color else ""
+    reset = _RESET if color else ""
+    lines = [
+        f"{bold}Piquet{reset} deal {int(s.deal_no[b]) + 1}  dealer: player_{dealer}  "
+        f"phase: {phase}  partie: {int(s.total[b, 0])} - {int(s.total[b, 1])}",
+    ]
+    for seat in range(2):
+        role = "elder" if seat == elder else "younger"
+        mark = "▶" if int(s.current[b]) == seat else " "
+        extras = []
+        if s.cb[b, seat]:
+            extras.append("carte blanche")
+        if s.bonus[b, seat] == R.BONUS_PIQUE:
+            extras.append("PIQUE")
+        elif s.bonus[b, seat] == R.BONUS_REPIQUE:
+            extras.append("REPIQUE")
+        lines.append(
+            f"{mark} player_{seat} ({role:7s}) deal {int(s.deal_score[b, seat]):3d}  "
+            f"tricks {int(s.tricks[b, seat]):2d}  hand: {mask_text(s.hand[b, seat], color)}"
+            + (f"  [{', '.join(extras)}]" if extras else "")
+        )
+    if s.phase[b] >= R.PHASE_PLAY:
+        decl = []
+        for c, name in enumerate(_CATEGORY):
+            w = int(s.decl_win[b, c])
+            if w in (0, 1):
+                decl.append(f"{name}: player_{w} +{int(s.decl_pts[b, w, c])}")
+            elif w == R.OUTCOME_EQUAL:
+                decl.append(f"{name}: equal")
+        if decl:
+            lines.append("  declared: " + "; ".join(decl))
+    if s.trick_card[b] >= 0:
+        lines.append(f"  trick: player_{int(s.trick_leader[b])} led "
+                     f"{card_text(int(s.trick_card[b]), color)}")
+    if s.phase[b] == R.PHASE_OVER:
+        w = int(s.winner[b])
+        who = "drawn" if w < 0 else f"player_{w} wins {int(s.result_points[b])}"
+        lines.append(f"  {bold}game over{reset}: {who}")
+    return "\n".join(lines)
+
+
+def render_plain(s: R.State, b: int, config: R.Config) -> str:
+    """``render`` without colour codes."""
+    return render(s, b, config, color=False)
+
+
+__all__ = ["render", "render_plain", "card_text", "mask_text"]

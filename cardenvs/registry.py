@@ -1,0 +1,37 @@
+"""One table: environment id -> game module; registers every id with PettingZoo."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from types import ModuleType
+
+#: id -> (module, config defaults of the id). Variants of a game share its module.
+REGISTRY: dict[str, tuple[str, dict]] = {
+    "piquet-v0": ("cardenvs.games.piquet", {}),
+}
+
+GAMES: tuple[str, ...] = tuple(REGISTRY)
+NAMESPACE = "cardenvs"
+
+
+def lookup(env_id: str) -> tuple[ModuleType, dict]:
+    """The game module and default config of ``env_id``."""
+    key = env_id.removeprefix(f"{NAMESPACE}/") if isinstance(env_id, str) else env_id
+    if key not in REGISTRY:
+        raise ValueError(f"unknown environment id {env_id!r}; available: {list(GAMES)}")
+    module, defaults = REGISTRY[key]
+    return importlib.import_module(module), dict(defaults)
+
+
+def register_pettingzoo() -> None:
+    """Register ``cardenvs/<id>`` for ``pettingzoo.make("aec", ...)``."""
+    try:
+        from pettingzoo import register
+    except ImportError:  # older PettingZoo without a registry
+        return
+    for env_id, (module, defaults) in REGISTRY.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            register("aec", f"{NAMESPACE}/{env_id}", entry_point=f"{module}:env",
+                     kwargs=dict(defaults))
