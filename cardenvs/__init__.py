@@ -12,8 +12,7 @@ from .registry import GAMES, lookup, register_pettingzoo
 __version__ = "0.1.0"
 
 
-def make(env_id: str, render_mode: str | None = None, illegal_action: str = "penalize",
-         **config):
+def make(env_id: str, render_mode: str | None = None, illegal_action: str = "penalize", **config):
     """A PettingZoo AEC environment for ``env_id`` (see ``GAMES``).
 
     Args:
@@ -23,17 +22,21 @@ def make(env_id: str, render_mode: str | None = None, illegal_action: str = "pen
         **config: the game's ``Config`` options (validated).
     """
     module, defaults = lookup(env_id)
-    return module.env(render_mode=render_mode, illegal_action=illegal_action,
-                      **(defaults | config))
+    return module.env(render_mode=render_mode, illegal_action=illegal_action, **(defaults | config))
 
 
-def make_vector(env_id: str, num_envs: int = 1, seed=None, autoreset: bool = True,
-                validate: bool = True, **config):
+def make_vector(
+    env_id: str,
+    num_envs: int = 1,
+    seed=None,
+    autoreset: bool = True,
+    validate: bool = True,
+    **config,
+):
     """A batched engine stepping ``num_envs`` games of ``env_id`` at once."""
     module, defaults = lookup(env_id)
     cls = getattr(module, module.VECTOR_CLASS)
-    return cls(num_envs, seed=seed, autoreset=autoreset, validate=validate,
-               **(defaults | config))
+    return cls(num_envs, seed=seed, autoreset=autoreset, validate=validate, **(defaults | config))
 
 
 def replay(record: dict) -> dict:

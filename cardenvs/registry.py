@@ -33,5 +33,6 @@ def register_pettingzoo() -> None:
     for env_id, (module, defaults) in REGISTRY.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            register("aec", f"{NAMESPACE}/{env_id}", entry_point=f"{module}:env",
-                     kwargs=dict(defaults))
+            register(
+                "aec", f"{NAMESPACE}/{env_id}", entry_point=f"{module}:env", kwargs=dict(defaults)
+            )

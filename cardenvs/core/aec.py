@@ -38,14 +38,15 @@ class CardAECEnv(AECEnv):
 
     vector_cls: type[CardVectorEnv]
 
-    def __init__(self, render_mode: str | None = None, illegal_action: str = "penalize",
-                 **config):
+    def __init__(self, render_mode: str | None = None, illegal_action: str = "penalize", **config):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
-                             f"got {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
+                f"got {illegal_action!r}"
+            )
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
@@ -54,15 +55,22 @@ class CardAECEnv(AECEnv):
         p = self._engine.num_seats
         self.possible_agents = [f"player_{i}" for i in range(p)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": self._engine.single_observation_space,
-            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": self._engine.single_observation_space,
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
-                              for a in self.possible_agents}
+        self.action_spaces = {
+            a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
+        }
         self._record = None
         self.agents = []
+        # one-row buffers for the kernels, so a step allocates nothing
+        self._action = np.zeros(1, np.int64)
+        self._seat = np.zeros(1, np.int64)
+        self._view = np.zeros((1, self.game.obs_dim), np.float32)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game.env_id}, config={self.config})"
@@ -97,20 +105,27 @@ class CardAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[int(self._engine.state.current[0])]
         self._record = {
-            "game": self.game.name, "version": self.game.version,
-            "config": self.config.to_dict(), "seed": self._engine.seed,
-            "deals": [], "result": None,
+            "game": self.game.name,
+            "version": self.game.version,
+            "config": self.config.to_dict(),
+            "seed": self._engine.seed,
+            "deals": [],
+            "result": None,
         }
         self._open_deal()
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        obs = self._engine.observe(seat)[0]
-        if seat == int(self._engine.state.current[0]) and not self._over():
-            mask = self._engine._mask[0].copy()
-        else:
-            mask = np.zeros(self.game.num_actions, np.int8)
-        return {"observation": obs, "action_mask": mask}
+        eng = self._engine
+        if seat == int(eng.state.current[0]) and not self._over():
+            # the engine already wrote the observation of the seat to act
+            return {"observation": eng._obs[0].copy(), "action_mask": eng._mask[0].copy()}
+        self._seat[0] = seat
+        self.game.observe_rows(eng.state, eng._cfg, self._seat, self._view)
+        return {
+            "observation": self._view[0].copy(),
+            "action_mask": np.zeros(self.game.num_actions, np.int8),
+        }
 
     def step(self, action):
         agent = self.agent_selection
@@ -119,11 +134,16 @@ class CardAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or isinstance(action, bool) \
-                or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self.game.num_actions:
-            raise ValueError(f"{agent}: action must be an integer in "
-                             f"0..{self.game.num_actions - 1}, got {action!r}")
+        if (
+            action is None
+            or isinstance(action, bool)
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= action < self.game.num_actions
+        ):
+            raise ValueError(
+                f"{agent}: action must be an integer in "
+                f"0..{self.game.num_actions - 1}, got {action!r}"
+            )
         action = int(action)
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
@@ -137,8 +157,19 @@ class CardAECEnv(AECEnv):
             return
         deal_before = int(self._engine.state.deal_no[0])
         self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
-        self._engine.step(np.array([action]))
-        st = self._engine.state
+        eng = self._engine
+        self._action[0] = action
+        self.game.step_rows(
+            eng.state,
+            eng._cfg,
+            self._action,
+            False,
+            eng._obs,
+            eng._mask,
+            eng._rewards,
+            eng._terminated,
+        )
+        st = eng.state
         if int(st.deal_no[0]) != deal_before or self._over():
             self._close_deal()
             if not self._over():
@@ -163,9 +194,13 @@ class CardAECEnv(AECEnv):
 
     def _open_deal(self):
         st = self._engine.state
-        self._record["deals"].append({
-            "deck": self.game.deck_strings(st, 0), "dealer": int(st.dealer[0]), "actions": [],
-        })
+        self._record["deals"].append(
+            {
+                "deck": self.game.deck_strings(st, 0),
+                "dealer": int(st.dealer[0]),
+                "actions": [],
+            }
+        )
 
     def _close_deal(self):
         st = self._engine.state

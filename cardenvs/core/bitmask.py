@@ -59,7 +59,7 @@ def to_cards(mask, out):
 
 @njit(cache=True)
 def to_onehot(mask, deck, out):
-    """``out[i] = 1.0`` where ``deck[i]`` is in ``mask``, else ``0.0`` (``len(out) == len(deck)``)."""
+    """``out[i] = 1`` where ``deck[i]`` is in ``mask``, else ``0``."""
     for i in range(deck.shape[0]):
         out[i] = (mask >> np.uint64(deck[i])) & np.uint64(1)
 

@@ -7,6 +7,7 @@ A game's ``rules.py`` defines a frozen ``Config`` dataclass (subclass of ``GameC
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -161,11 +162,11 @@ class GameDef:
     render: Callable  # (state, row, config) -> str
     deck_strings: Callable  # (state, row) -> the current deal's deck order as card strings
 
-    @property
+    @functools.cached_property
     def obs_dim(self) -> int:
         return sum(f.size for f in self.obs_layout)
 
-    @property
+    @functools.cached_property
     def obs_high(self) -> np.ndarray:
         return np.concatenate([np.full(f.size, f.high, np.float32) for f in self.obs_layout])
 

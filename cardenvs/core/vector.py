@@ -48,8 +48,13 @@ def random_legal_actions(mask, key, counter, out):
         if k == 0:
             out[b] = -1
             continue
-        r = np.int64(((mix64(key ^ mix64(counter * np.uint64(n) + np.uint64(b)))
-                       >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+        r = np.int64(
+            (
+                (mix64(key ^ mix64(counter * np.uint64(n) + np.uint64(b))) >> np.uint64(32))
+                * np.uint64(k)
+            )
+            >> np.uint64(32)
+        )
         for i in range(a):
             if mask[b, i]:
                 if r == 0:
@@ -87,10 +92,14 @@ class CardVectorEnv:
 
     game: GameDef
 
-    def __init__(self, num_envs: int = 1, seed=None, autoreset: bool = True,
-                 validate: bool = True, **config):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
-                or num_envs < 1:
+    def __init__(
+        self, num_envs: int = 1, seed=None, autoreset: bool = True, validate: bool = True, **config
+    ):
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         g = self.game
         self.config = g.config_cls.from_kwargs(**config)
@@ -114,8 +123,10 @@ class CardVectorEnv:
         self._started = False
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(num_envs={self.num_envs}, seed={self.seed}, "
-                f"autoreset={self.autoreset}, config={self.config})")
+        return (
+            f"{type(self).__name__}(num_envs={self.num_envs}, seed={self.seed}, "
+            f"autoreset={self.autoreset}, config={self.config})"
+        )
 
     # -- spaces --------------------------------------------------------------------------------
     @property
@@ -134,8 +145,11 @@ class CardVectorEnv:
     def action_name(self, action: int) -> str:
         """The name of action id ``action`` (e.g. ``"play QS"``)."""
         names = self.game.action_names
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < len(names):
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= action < len(names)
+        ):
             raise ValueError(f"action must be an integer in 0..{len(names) - 1}, got {action!r}")
         return names[int(action)]
 
@@ -160,12 +174,21 @@ class CardVectorEnv:
             self.seed = check_seed(seed)
             base = np.uint64(self.seed)
             self._keys = np.array([key_from_seed(int(base) + b) for b in range(n)], np.uint64)
-            self._episodes = np.zeros(n, np.int64)
+            self._episodes = np.zeros(n, np.uint64)
         else:
-            self._episodes = self.state.episode.astype(np.int64) + 1
+            self._episodes = self.state.episode.astype(np.uint64) + np.uint64(1)
         decks, dealers = self._parse_options(options)
-        self.game.reset_rows(self.state, self._cfg, self._rows, self._keys, self._episodes,
-                             decks, dealers, self._obs, self._mask)
+        self.game.reset_rows(
+            self.state,
+            self._cfg,
+            self._rows,
+            self._keys,
+            self._episodes,
+            decks,
+            dealers,
+            self._obs,
+            self._mask,
+        )
         self._rewards[:] = 0
         self._terminated[:] = False
         self._started = True
@@ -184,18 +207,23 @@ class CardVectorEnv:
             raise ValueError(f"unknown reset option(s) {sorted(unknown)}; allowed: deck, dealer")
         deck = options.get("deck")
         if deck is not None:
-            rows = deck if (not isinstance(deck, str) and len(deck) == n
-                            and not isinstance(deck[0], (str, int, np.integer))) else [deck] * n
+            rows = (
+                deck
+                if (
+                    not isinstance(deck, str)
+                    and len(deck) == n
+                    and not isinstance(deck[0], (str, int, np.integer))
+                )
+                else [deck] * n
+            )
             for b, order in enumerate(rows):
                 decks[b] = self.game.deck.check_order(order)
         dealer = options.get("dealer")
         if dealer is not None:
             vals = np.broadcast_to(np.asarray(dealer), (n,))
             for v in vals.tolist():
-                if isinstance(v, bool) or not isinstance(v, int) \
-                        or not 0 <= v < self.num_seats:
-                    raise ValueError(
-                        f"dealer must be a seat in 0..{self.num_seats - 1}, got {v!r}")
+                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < self.num_seats:
+                    raise ValueError(f"dealer must be a seat in 0..{self.num_seats - 1}, got {v!r}")
             dealers[:] = vals
         return decks, dealers
 
@@ -207,29 +235,47 @@ class CardVectorEnv:
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(
                 f"actions must be an integer array of shape ({self.num_envs},), got "
-                f"shape {a.shape} dtype {a.dtype}")
+                f"shape {a.shape} dtype {a.dtype}"
+            )
         a = a.astype(np.int64, copy=False)
         bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
         if bad.size:
             b = int(bad[0])
-            raise ValueError(f"row {b}: action {int(a[b])} is outside the action space "
-                             f"0..{self.num_actions - 1}")
+            raise ValueError(
+                f"row {b}: action {int(a[b])} is outside the action space 0..{self.num_actions - 1}"
+            )
         if self.validate:
             b = first_illegal(self._mask, a)
             if b >= 0:
                 raise ValueError(self._illegal_message(b, int(a[b])))
-        self.game.step_rows(self.state, self._cfg, a, self.autoreset, self._obs, self._mask,
-                            self._rewards, self._terminated)
-        return (self._obs, self._mask, self._rewards, self._terminated, self._truncated,
-                {"current_player": self.state.current})
+        self.game.step_rows(
+            self.state,
+            self._cfg,
+            a,
+            self.autoreset,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+        )
+        return (
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            {"current_player": self.state.current},
+        )
 
     def _illegal_message(self, b: int, a: int) -> str:
         legal = np.flatnonzero(self._mask[b])
         if legal.size == 0:
             return f"row {b}: the game is over; call reset() (or use autoreset=True)"
         names = [self.game.action_names[i] for i in legal]
-        return (f"row {b}: action {a} ({self.game.action_names[a]!r}) is not legal now; "
-                f"legal actions: {names}")
+        return (
+            f"row {b}: action {a} ({self.game.action_names[a]!r}) is not legal now; "
+            f"legal actions: {names}"
+        )
 
     def observe(self, seats) -> np.ndarray:
         """Each row's observation for ``seats[b]`` (an int or one seat per row), a new array."""
@@ -261,8 +307,10 @@ def action_id(game: GameDef, name: str) -> int:
     key = _normalise(name)
     if key not in table:
         examples = ", ".join(repr(x) for x in game.action_names[:3])
-        raise ValueError(f"unknown action {name!r} for {game.name}; names look like {examples}, "
-                         f"cards from: {format_cards(game.deck.cards)}")
+        raise ValueError(
+            f"unknown action {name!r} for {game.name}; names look like {examples}, "
+            f"cards from: {format_cards(game.deck.cards)}"
+        )
     return table[key]
 
 
@@ -271,8 +319,10 @@ _TABLES: dict[str, dict[str, int]] = {}
 
 def _normalise(name: str) -> str:
     parts = name.strip().split()
-    return " ".join(p.upper().replace("T", "10") if i and len(p) <= 3 else p.lower()
-                    for i, p in enumerate(parts))
+    return " ".join(
+        p.upper().replace("T", "10") if i and len(p) <= 3 else p.lower()
+        for i, p in enumerate(parts)
+    )
 
 
 def _action_table(game: GameDef) -> dict[str, int]:

@@ -6,5 +6,13 @@ from .vector import GAME, PiquetVectorEnv
 
 VECTOR_CLASS = "PiquetVectorEnv"
 
-__all__ = ["GAME", "Config", "PiquetEnv", "PiquetVectorEnv", "declarations", "env",
-           "partie_result", "raw_env"]
+__all__ = [
+    "GAME",
+    "Config",
+    "PiquetEnv",
+    "PiquetVectorEnv",
+    "declarations",
+    "env",
+    "partie_result",
+    "raw_env",
+]

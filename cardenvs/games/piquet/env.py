@@ -9,8 +9,7 @@ from .vector import PiquetVectorEnv
 class PiquetEnv(CardAECEnv):
     """Two-handed Rubicon Piquet as a PettingZoo AEC env (rules: ``games.piquet.rules``)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "piquet_v0",
-                "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "name": "piquet_v0", "is_parallelizable": False}
     vector_cls = PiquetVectorEnv
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ...core.cards import format_card
 from . import rules as R
 
@@ -29,46 +28,51 @@ def mask_text(mask, color: bool = True) -> str:
 
 def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
     """A table view of row ``b``: scores, phase, both hands, the current trick."""
-    dealer = int(s.dealer[b])
+
+    def f(name):
+        return R.field(s, name)[b]
+
+    dealer = int(f("dealer"))
     elder = 1 - dealer
-    phase = R.PHASE_NAMES[int(s.phase[b])]
+    phase = R.PHASE_NAMES[int(f("phase"))]
     bold = _BOLD if color else ""
     reset = _RESET if color else ""
     lines = [
-        f"{bold}Piquet{reset} deal {int(s.deal_no[b]) + 1}  dealer: player_{dealer}  "
-        f"phase: {phase}  partie: {int(s.total[b, 0])} - {int(s.total[b, 1])}",
+        f"{bold}Piquet{reset} deal {int(f('deal_no')) + 1}  dealer: player_{dealer}  "
+        f"phase: {phase}  partie: {int(f('total')[0])} - {int(f('total')[1])}",
     ]
     for seat in range(2):
         role = "elder" if seat == elder else "younger"
-        mark = "▶" if int(s.current[b]) == seat else " "
+        mark = "▶" if int(f("current")) == seat else " "
         extras = []
-        if s.cb[b, seat]:
+        if f("cb")[seat]:
             extras.append("carte blanche")
-        if s.bonus[b, seat] == R.BONUS_PIQUE:
+        if f("bonus")[seat] == R.BONUS_PIQUE:
             extras.append("PIQUE")
-        elif s.bonus[b, seat] == R.BONUS_REPIQUE:
+        elif f("bonus")[seat] == R.BONUS_REPIQUE:
             extras.append("REPIQUE")
         lines.append(
-            f"{mark} player_{seat} ({role:7s}) deal {int(s.deal_score[b, seat]):3d}  "
-            f"tricks {int(s.tricks[b, seat]):2d}  hand: {mask_text(s.hand[b, seat], color)}"
+            f"{mark} player_{seat} ({role:7s}) deal {int(f('deal_score')[seat]):3d}  "
+            f"tricks {int(f('tricks')[seat]):2d}  hand: {mask_text(f('hand')[seat], color)}"
             + (f"  [{', '.join(extras)}]" if extras else "")
         )
-    if s.phase[b] >= R.PHASE_PLAY:
+    if f("phase") >= R.PHASE_PLAY:
         decl = []
         for c, name in enumerate(_CATEGORY):
-            w = int(s.decl_win[b, c])
+            w = int(f("decl_win")[c])
             if w in (0, 1):
-                decl.append(f"{name}: player_{w} +{int(s.decl_pts[b, w, c])}")
+                decl.append(f"{name}: player_{w} +{int(f('decl_pts')[3 * w + c])}")
             elif w == R.OUTCOME_EQUAL:
                 decl.append(f"{name}: equal")
         if decl:
             lines.append("  declared: " + "; ".join(decl))
-    if s.trick_card[b] >= 0:
-        lines.append(f"  trick: player_{int(s.trick_leader[b])} led "
-                     f"{card_text(int(s.trick_card[b]), color)}")
-    if s.phase[b] == R.PHASE_OVER:
-        w = int(s.winner[b])
-        who = "drawn" if w < 0 else f"player_{w} wins {int(s.result_points[b])}"
+    if f("trick_card") >= 0:
+        lines.append(
+            f"  trick: player_{int(f('trick_leader'))} led {card_text(int(f('trick_card')), color)}"
+        )
+    if f("phase") == R.PHASE_OVER:
+        w = int(f("winner"))
+        who = "drawn" if w < 0 else f"player_{w} wins {int(f('result_points'))}"
         lines.append(f"  {bold}game over{reset}: {who}")
     return "\n".join(lines)
 

@@ -108,7 +108,7 @@ from numba import njit
 
 from ...core import rng
 from ...core.cards import Deck, format_card, format_cards, piquet_deck
-from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
+from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
 
 NAME = "piquet"
 VERSION = 0
@@ -161,19 +161,24 @@ class Config(GameConfig):
     """Piquet rule options (spec section 4). See the module docstring for the table."""
 
     first_exchanger: str = option(
-        "elder", ("elder", "dealer"), doc="who exchanges first (A1; 'dealer' = seed literal)")
+        "elder", ("elder", "dealer"), doc="who exchanges first (A1; 'dealer' = seed literal)"
+    )
     set_ranks: str = option(
-        "AKQJT", ("AKQJT", "KQJT"), doc="ranks that form trios/quatorzes (A2; 'KQJT' = seed)")
+        "AKQJT", ("AKQJT", "KQJT"), doc="ranks that form trios/quatorzes (A2; 'KQJT' = seed)"
+    )
     younger_min_exchange: int = option(1, low=0, high=1, doc="younger's minimum exchange (A4)")
-    low_cards_score_in_play: bool = option(
-        True, doc="9/8/7 score when leading or capturing (A6)")
+    low_cards_score_in_play: bool = option(True, doc="9/8/7 score when leading or capturing (A6)")
     point_ending_in_4_minus_one: bool = option(
-        False, doc="a point of value 34/44/... scores one less (A7)")
+        False, doc="a point of value 34/44/... scores one less (A7)"
+    )
     cards_bonus_counts_for_pique: bool = option(
-        False, doc="the 10 for the cards counts toward pique once 7 tricks are won (A11)")
+        False, doc="the 10 for the cards counts toward pique once 7 tricks are won (A11)"
+    )
     partie: str = option(
-        "six_deals", ("six_deals", "four_deals"),
-        doc="six deals, or four with the 1st and 4th doubled (2.10)")
+        "six_deals",
+        ("six_deals", "four_deals"),
+        doc="six deals, or four with the 1st and 4th doubled (2.10)",
+    )
     rubicon: int = option(100, low=0, high=1000, doc="Rubicon threshold and game bonus (2.10)")
 
 
@@ -189,71 +194,139 @@ C_PARTIE = Config.index("partie")
 C_RUBICON = Config.index("rubicon")
 
 
-class State(NamedTuple):
-    """Batched Piquet state; every field has a leading batch axis ``N``."""
+# --- state -------------------------------------------------------------------------------------
+# The state of a row is packed into three arrays so that one row is a few adjacent cache lines
+# (the batched engine streams thousands of rows per step). Each named field is a slice of one of
+# them; ``field(state, name)`` returns it as a NumPy view.
+STATE_FIELDS = (
+    # (name, array, size, dtype, meaning)
+    ("hand", "m", 2, "uint64", "cards held per seat"),
+    ("dealt", "m", 2, "uint64", "the hands as dealt (carte blanche is judged on these)"),
+    ("discards", "m", 2, "uint64", "cards each seat discarded this deal"),
+    ("seen", "m", 2, "uint64", "talon cards each seat has seen"),
+    ("shown", "m", 2, "uint64", "public cards of each seat's scored or equal combinations"),
+    ("cb_shown", "m", 2, "uint64", "a carte-blanche holder's dealt hand, once public"),
+    ("played", "m", 2, "uint64", "cards each seat has played this deal"),
+    ("key", "m", 1, "uint64", "the row's random key (from the seed)"),
+    ("episode", "m", 1, "uint64", "episode index since the last seeding"),
+    ("deal_score", "v", 2, "int16", "points scored this deal per seat"),
+    ("total", "v", 2, "int16", "partie totals per seat"),
+    ("last_points", "v", 2, "int16", "what the last finished deal added to the totals"),
+    ("result_points", "v", 1, "int16", "Rubicon result of the finished partie (0 if drawn)"),
+    ("decl_pts", "v", 6, "int16", "points per seat (x3) per category (point, sequence, sets)"),
+    ("deck", "f", 32, "int8", "this deal's deck order (elder 12, younger 12, talon 8)"),
+    ("deal_no", "f", 1, "int8", "current deal of the partie, 0-based"),
+    ("dealer", "f", 1, "int8", "seat of the dealer (younger); elder = 1 - dealer"),
+    ("current", "f", 1, "int8", "seat to act, -1 when the game is over"),
+    ("phase", "f", 1, "int8", "PHASE_*"),
+    ("cb", "f", 2, "int8", "1 if the seat holds carte blanche (public)"),
+    ("xcount", "f", 2, "int8", "cards exchanged per seat (public)"),
+    ("exch", "f", 1, "int8", "0 = first exchanger's turn, 1 = second's"),
+    ("ndisc", "f", 1, "int8", "cards discarded so far in the current exchange"),
+    ("last_disc", "f", 1, "int8", "card index of the last discard (-1 none)"),
+    ("talon_pos", "f", 1, "int8", "index of the next talon card to draw"),
+    ("looked", "f", 1, "int8", "-1 undecided or no leftovers, 0 did not look, 1 looked"),
+    ("trick_card", "f", 1, "int8", "card led to the current trick, -1 if none"),
+    ("trick_leader", "f", 1, "int8", "seat that led the current trick"),
+    ("tricks", "f", 2, "int8", "tricks won this deal per seat"),
+    ("decl_win", "f", 3, "int8", "per category: winning seat, OUTCOME_NONE or OUTCOME_EQUAL"),
+    ("calls", "f", 6, "int8", "elder's public calls (see _declare)"),
+    ("bonus", "f", 2, "int8", "BONUS_PIQUE / BONUS_REPIQUE won this deal per seat"),
+    ("winner", "f", 1, "int8", "winning seat of the finished episode, -1 drawn"),
+)
+_SLOTS = {}
+_WIDTH = {"m": 0, "v": 0, "f": 0}
+for _name, _arr, _size, _dt, _doc in STATE_FIELDS:
+    _SLOTS[_name] = (_arr, _WIDTH[_arr], _size)
+    _WIDTH[_arr] += _size
+M_HAND, M_DEALT, M_DISCARDS, M_SEEN = (_SLOTS[k][1] for k in ("hand", "dealt", "discards", "seen"))
+M_SHOWN, M_CB_SHOWN, M_PLAYED = (_SLOTS[k][1] for k in ("shown", "cb_shown", "played"))
+M_KEY, M_EPISODE = _SLOTS["key"][1], _SLOTS["episode"][1]
+V_DEAL_SCORE, V_TOTAL, V_LAST_POINTS = (
+    _SLOTS[k][1] for k in ("deal_score", "total", "last_points")
+)
+V_RESULT_POINTS, V_DECL_PTS = _SLOTS["result_points"][1], _SLOTS["decl_pts"][1]
+F_DECK, F_DEAL_NO, F_DEALER, F_CURRENT, F_PHASE = (
+    _SLOTS[k][1] for k in ("deck", "deal_no", "dealer", "current", "phase")
+)
+F_CB, F_XCOUNT, F_EXCH, F_NDISC, F_LAST_DISC = (
+    _SLOTS[k][1] for k in ("cb", "xcount", "exch", "ndisc", "last_disc")
+)
+F_TALON_POS, F_LOOKED, F_TRICK_CARD, F_TRICK_LEADER = (
+    _SLOTS[k][1] for k in ("talon_pos", "looked", "trick_card", "trick_leader")
+)
+F_TRICKS, F_DECL_WIN, F_CALLS, F_BONUS, F_WINNER = (
+    _SLOTS[k][1] for k in ("tricks", "decl_win", "calls", "bonus", "winner")
+)
 
-    key: np.ndarray  # (N,) uint64: the row's random key (from the seed)
-    episode: np.ndarray  # (N,) int64: episode index since the last seeding
-    deal_no: np.ndarray  # (N,) int8: current deal of the partie, 0-based
-    dealer: np.ndarray  # (N,) int8: seat of the dealer (younger); elder = 1 - dealer
-    current: np.ndarray  # (N,) int8: seat to act, -1 when the game is over
-    phase: np.ndarray  # (N,) int8: PHASE_*
-    deck: np.ndarray  # (N, 32) int8: this deal's deck order (elder 12, younger 12, talon 8)
-    hand: np.ndarray  # (N, 2) uint64: cards held per seat
-    dealt: np.ndarray  # (N, 2) uint64: the hands as dealt (carte blanche is judged on these)
-    discards: np.ndarray  # (N, 2) uint64: cards each seat discarded this deal
-    seen: np.ndarray  # (N, 2) uint64: talon cards each seat has seen and does not hold
-    shown: np.ndarray  # (N, 2) uint64: public cards of each seat's scored or equal combinations
-    cb_shown: np.ndarray  # (N, 2) uint64: a carte-blanche holder's dealt hand, once public
-    played: np.ndarray  # (N, 2) uint64: cards each seat has played this deal
-    cb: np.ndarray  # (N, 2) int8: 1 if the seat holds carte blanche (public)
-    xcount: np.ndarray  # (N, 2) int8: cards exchanged per seat (public)
-    exch: np.ndarray  # (N,) int8: 0 = first exchanger's turn, 1 = second's
-    ndisc: np.ndarray  # (N,) int8: cards discarded so far in the current exchange
-    last_disc: np.ndarray  # (N,) int8: card index of the last discard (-1 none)
-    talon_pos: np.ndarray  # (N,) int8: index of the next talon card to draw
-    looked: np.ndarray  # (N,) int8: -1 undecided / no leftovers, 0 did not look, 1 looked
-    trick_card: np.ndarray  # (N,) int8: card led to the current trick, -1 if none
-    trick_leader: np.ndarray  # (N,) int8: seat that led the current trick
-    tricks: np.ndarray  # (N, 2) int8: tricks won this deal
-    decl_win: np.ndarray  # (N, 3) int8: per category, winning seat / OUTCOME_NONE / _EQUAL
-    decl_pts: np.ndarray  # (N, 2, 3) int16: points per seat per category this deal
-    calls: np.ndarray  # (N, 6) int8: elder's public calls (see _declare)
-    bonus: np.ndarray  # (N, 2) int8: BONUS_PIQUE / BONUS_REPIQUE won this deal
-    deal_score: np.ndarray  # (N, 2) int16: points scored this deal
-    total: np.ndarray  # (N, 2) int16: partie totals
-    last_points: np.ndarray  # (N, 2) int16: what the last finished deal added to the totals
-    result_points: np.ndarray  # (N,) int16: Rubicon result of the finished partie (0 if drawn)
-    winner: np.ndarray  # (N,) int8: winning seat of the finished episode, -1 drawn
+
+class State(NamedTuple):
+    """Batched Piquet state: three packed arrays with a leading batch axis ``N``.
+
+    Named fields (``STATE_FIELDS``) are slices of these; ``field(state, name)`` returns one.
+    """
+
+    m: np.ndarray  # (N, 16) uint64: card sets (hand, dealt, discards, seen, ...), key, episode
+    v: np.ndarray  # (N, 13) int16: deal scores, totals, last deal's points, result, decl points
+    f: np.ndarray  # (N, 61) int8: the deck order and every small field (phase, current, ...)
+
+    # the fields every front end reads
+    @property
+    def current(self) -> np.ndarray:
+        return self.f[:, F_CURRENT]
+
+    @property
+    def deal_no(self) -> np.ndarray:
+        return self.f[:, F_DEAL_NO]
+
+    @property
+    def dealer(self) -> np.ndarray:
+        return self.f[:, F_DEALER]
+
+    @property
+    def episode(self) -> np.ndarray:
+        return self.m[:, M_EPISODE]
+
+    @property
+    def last_points(self) -> np.ndarray:
+        return self.v[:, V_LAST_POINTS : V_LAST_POINTS + 2]
 
 
 def new_state(n: int) -> State:
     """Allocate a zeroed state for ``n`` games."""
-    z = np.zeros
     return State(
-        key=z(n, np.uint64), episode=z(n, np.int64), deal_no=z(n, np.int8),
-        dealer=z(n, np.int8), current=z(n, np.int8), phase=z(n, np.int8),
-        deck=z((n, NUM_CARDS), np.int8), hand=z((n, 2), np.uint64), dealt=z((n, 2), np.uint64),
-        discards=z((n, 2), np.uint64), seen=z((n, 2), np.uint64), shown=z((n, 2), np.uint64),
-        cb_shown=z((n, 2), np.uint64), played=z((n, 2), np.uint64), cb=z((n, 2), np.int8),
-        xcount=z((n, 2), np.int8), exch=z(n, np.int8), ndisc=z(n, np.int8),
-        last_disc=z(n, np.int8), talon_pos=z(n, np.int8), looked=z(n, np.int8),
-        trick_card=z(n, np.int8), trick_leader=z(n, np.int8), tricks=z((n, 2), np.int8),
-        decl_win=z((n, 3), np.int8), decl_pts=z((n, 2, 3), np.int16), calls=z((n, 6), np.int8),
-        bonus=z((n, 2), np.int8), deal_score=z((n, 2), np.int16), total=z((n, 2), np.int16),
-        last_points=z((n, 2), np.int16), result_points=z(n, np.int16), winner=z(n, np.int8),
+        m=np.zeros((n, _WIDTH["m"]), np.uint64),
+        v=np.zeros((n, _WIDTH["v"]), np.int16),
+        f=np.zeros((n, _WIDTH["f"]), np.int8),
     )
+
+
+def field(state: State, name: str) -> np.ndarray:
+    """A writable view of field ``name`` over all rows: shape ``(N,)`` or ``(N, size)``."""
+    if name not in _SLOTS:
+        raise ValueError(f"unknown state field {name!r}; fields: {list(_SLOTS)}")
+    arr, off, size = _SLOTS[name]
+    a = getattr(state, arr)
+    return a[:, off] if size == 1 else a[:, off : off + size]
 
 
 # --- observation layout (spec 6.2: what each seat may know) ------------------------------------
 OBS_LAYOUT = (
     ObsField("hand", 32, 1.0, "own hand"),
     ObsField("own_discards", 32, 1.0, "own discards this deal"),
-    ObsField("talon_seen", 32, 1.0,
-             "talon cards seen and not held: elder's untaken five; leftovers looked at "
-             "(by younger at once, by both after elder's first lead)"),
-    ObsField("opp_carte_blanche", 32, 1.0, "opponent's dealt hand, once his carte blanche "
-             "is shown (after own exchange)"),
+    ObsField(
+        "talon_seen",
+        32,
+        1.0,
+        "talon cards seen and not held: elder's untaken five; leftovers looked at "
+        "(by younger at once, by both after elder's first lead)",
+    ),
+    ObsField(
+        "opp_carte_blanche",
+        32,
+        1.0,
+        "opponent's dealt hand, once his carte blanche is shown (after own exchange)",
+    ),
     ObsField("own_shown", 32, 1.0, "own cards of scored or equal combinations"),
     ObsField("opp_shown", 32, 1.0, "opponent's cards of scored or equal combinations"),
     ObsField("own_played", 32, 1.0, "cards own seat played this deal"),
@@ -266,12 +339,20 @@ OBS_LAYOUT = (
     ObsField("talon_left", 1, 1.0, "cards left in the talon, / 8"),
     ObsField("leftovers", 2, 1.0, "younger looked / did not look at the leftovers"),
     ObsField("carte_blanche", 2, 1.0, "own / opponent holds carte blanche"),
-    ObsField("decl_outcome", 9, 1.0,
-             "per category (point, sequence, sets): won by own / by opponent / nobody"),
+    ObsField(
+        "decl_outcome",
+        9,
+        1.0,
+        "per category (point, sequence, sets): won by own / by opponent / nobody",
+    ),
     ObsField("decl_points", 6, 5.0, "per category: own points, opponent points, / 20"),
-    ObsField("elder_calls", 6, 2.0,
-             "elder's calls: point cards /12, point value /100 (if counts tied), best sequence "
-             "length /8, its top (1..8) /8 (if lengths tied), best set size /4, its rank /8"),
+    ObsField(
+        "elder_calls",
+        6,
+        2.0,
+        "elder's calls: point cards /12, point value /100 (if counts tied), best sequence "
+        "length /8, its top (1..8) /8 (if lengths tied), best set size /4, its rank /8",
+    ),
     ObsField("bonus", 4, 1.0, "own pique, own repique, opponent pique, opponent repique"),
     ObsField("tricks", 2, 1.0, "tricks won by own / opponent, / 12"),
     ObsField("deal_score", 2, 5.0, "own / opponent points this deal, / 100"),
@@ -308,7 +389,12 @@ O_DOUBLE = _OFF["deal_double"]
 OBS_DIM = sum(f.size for f in OBS_LAYOUT)
 
 __doc__ = __doc__.replace("{obs_table}", layout_table(OBS_LAYOUT)).replace(
-    "{config_table}", Config.describe())
+    "{config_table}", Config.describe()
+)
+
+
+# bit i of byte x, for writing card planes eight at a time
+_BITS = np.array([[(x >> i) & 1 for i in range(8)] for x in range(256)], np.int8)
 
 
 # --- card helpers ------------------------------------------------------------------------------
@@ -340,15 +426,28 @@ def _from_suit_bits(bits, suit):
     return np.uint64(bits) << np.uint64(suit * 13 + 5)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _local32(mask):
+    """The piquet cards of ``mask`` as a 32-bit set of card indices."""
+    x = np.int64(0)
+    for suit in range(4):
+        x |= _suit_bits(mask, suit) << (8 * suit)
+    return x
+
+
+@njit(cache=True, inline="always")
+def _spread(x, out, off):
+    """Write the 32 bits of ``x`` as 0/1 into ``out[off:off+32]`` (byte lookup table)."""
+    for k in range(4):
+        row = (x >> (8 * k)) & 0xFF
+        for i in range(8):
+            out[off + 8 * k + i] = _BITS[row, i]
+
+
+@njit(cache=True, inline="always")
 def _planes(mask, out, off):
     """One-hot the 32 piquet cards of ``mask`` into ``out[off:off+32]``."""
-    for suit in range(4):
-        bits = _suit_bits(mask, suit)
-        base = off + suit * 8
-        for r in range(8):
-            if (bits >> r) & 1:
-                out[base + r] = 1.0
+    _spread(_local32(mask), out, off)
 
 
 @njit(cache=True, inline="always")
@@ -434,20 +533,28 @@ def _score_hand(s, b, seat, pts):
     """Reckon ``pts`` in hand for ``seat``; 30 before the opponent scores → repique (2.6)."""
     if pts <= 0:
         return
-    s.deal_score[b, seat] += pts
-    if (s.bonus[b, 0] == 0 and s.bonus[b, 1] == 0 and s.deal_score[b, 1 - seat] == 0
-            and s.deal_score[b, seat] >= PIQUE_AT):
-        s.deal_score[b, seat] += REPIQUE_BONUS
-        s.bonus[b, seat] = BONUS_REPIQUE
+    s.v[b, V_DEAL_SCORE + seat] += pts
+    if (
+        s.f[b, F_BONUS + 0] == 0
+        and s.f[b, F_BONUS + 1] == 0
+        and s.v[b, V_DEAL_SCORE + 1 - seat] == 0
+        and s.v[b, V_DEAL_SCORE + seat] >= PIQUE_AT
+    ):
+        s.v[b, V_DEAL_SCORE + seat] += REPIQUE_BONUS
+        s.f[b, F_BONUS + seat] = BONUS_REPIQUE
 
 
 @njit(cache=True)
 def _elder_pique(s, b, elder, extra):
     """Elder at 30 in hand and play (+ ``extra``) before younger scores → pique (2.6)."""
-    if (s.bonus[b, 0] == 0 and s.bonus[b, 1] == 0 and s.deal_score[b, 1 - elder] == 0
-            and s.deal_score[b, elder] + extra >= PIQUE_AT):
-        s.deal_score[b, elder] += PIQUE_BONUS
-        s.bonus[b, elder] = BONUS_PIQUE
+    if (
+        s.f[b, F_BONUS + 0] == 0
+        and s.f[b, F_BONUS + 1] == 0
+        and s.v[b, V_DEAL_SCORE + 1 - elder] == 0
+        and s.v[b, V_DEAL_SCORE + elder] + extra >= PIQUE_AT
+    ):
+        s.v[b, V_DEAL_SCORE + elder] += PIQUE_BONUS
+        s.f[b, F_BONUS + elder] = BONUS_PIQUE
 
 
 @njit(cache=True)
@@ -455,8 +562,8 @@ def _score_play(s, b, seat, pts):
     """Score ``pts`` in play for ``seat``, checking elder's pique."""
     if pts <= 0:
         return
-    s.deal_score[b, seat] += pts
-    elder = 1 - s.dealer[b]
+    s.v[b, V_DEAL_SCORE + seat] += pts
+    elder = 1 - s.f[b, F_DEALER]
     if seat == elder:
         _elder_pique(s, b, elder, 0)
 
@@ -469,39 +576,39 @@ def _declare(s, b, cfg):
     elder's public calls: point cards, point value (only if the counts tie), best sequence length,
     its top rank + 1 (only if the lengths tie), best set size, its rank + 1.
     """
-    younger = np.int64(s.dealer[b])
+    younger = np.int64(s.f[b, F_DEALER])
     elder = 1 - younger
     # 1. carte blanche (elder's reckoned first; both holders score)
-    if s.cb[b, elder]:
+    if s.f[b, F_CB + elder]:
         _score_hand(s, b, elder, CARTE_BLANCHE)
-    if s.cb[b, younger]:
+    if s.f[b, F_CB + younger]:
         _score_hand(s, b, younger, CARTE_BLANCHE)
-    he, hy = s.hand[b, elder], s.hand[b, younger]
+    he, hy = s.m[b, M_HAND + elder], s.m[b, M_HAND + younger]
     # 2. point: count, then value
     ne, ve, se, sce = _point(he, cfg)
     ny, vy, sy, scy = _point(hy, cfg)
-    s.calls[b, 0] = ne
-    s.calls[b, 1] = ve if ne == ny else 0
+    s.f[b, F_CALLS + 0] = ne
+    s.f[b, F_CALLS + 1] = ve if ne == ny else 0
     w = OUTCOME_EQUAL
     if ne > ny or (ne == ny and ve > vy):
         w = elder
     elif ny > ne or (ne == ny and vy > ve):
         w = younger
-    s.decl_win[b, CAT_POINT] = w
+    s.f[b, F_DECL_WIN + CAT_POINT] = w
     if w == OUTCOME_EQUAL:
-        s.shown[b, elder] |= he & _from_suit_bits(0xFF, se)
-        s.shown[b, younger] |= hy & _from_suit_bits(0xFF, sy)
+        s.m[b, M_SHOWN + elder] |= he & _from_suit_bits(0xFF, se)
+        s.m[b, M_SHOWN + younger] |= hy & _from_suit_bits(0xFF, sy)
     else:
         sc = sce if w == elder else scy
         suit = se if w == elder else sy
-        s.shown[b, w] |= s.hand[b, w] & _from_suit_bits(0xFF, suit)
-        s.decl_pts[b, w, CAT_POINT] = sc
+        s.m[b, M_SHOWN + w] |= s.m[b, M_HAND + w] & _from_suit_bits(0xFF, suit)
+        s.v[b, V_DECL_PTS + 3 * w + CAT_POINT] = sc
         _score_hand(s, b, w, sc)
     # 3. sequences: length, then top card; the winner scores all; equal best cancels all
     le, te, tote, ce, bce = _sequences(he)
     ly, ty, toty, cy, bcy = _sequences(hy)
-    s.calls[b, 2] = le
-    s.calls[b, 3] = te + 1 if (le == ly and le > 0) else 0
+    s.f[b, F_CALLS + 2] = le
+    s.f[b, F_CALLS + 3] = te + 1 if (le == ly and le > 0) else 0
     if le == 0 and ly == 0:
         w = OUTCOME_NONE
     elif le > ly or (le == ly and te > ty):
@@ -510,118 +617,118 @@ def _declare(s, b, cfg):
         w = younger
     else:
         w = OUTCOME_EQUAL
-    s.decl_win[b, CAT_SEQUENCE] = w
+    s.f[b, F_DECL_WIN + CAT_SEQUENCE] = w
     if w == OUTCOME_EQUAL:
-        s.shown[b, elder] |= bce
-        s.shown[b, younger] |= bcy
+        s.m[b, M_SHOWN + elder] |= bce
+        s.m[b, M_SHOWN + younger] |= bcy
     elif w != OUTCOME_NONE:
-        s.shown[b, w] |= ce if w == elder else cy
+        s.m[b, M_SHOWN + w] |= ce if w == elder else cy
         tot = tote if w == elder else toty
-        s.decl_pts[b, w, CAT_SEQUENCE] = tot
+        s.v[b, V_DECL_PTS + 3 * w + CAT_SEQUENCE] = tot
         _score_hand(s, b, w, tot)
     # 4. sets: quatorze beats trio, then rank; the winner scores all
     ke, re, tse, xe = _sets(he, cfg)
     ky, ry, tsy, xy = _sets(hy, cfg)
-    s.calls[b, 4] = ke
-    s.calls[b, 5] = re + 1 if ke > 0 else 0
+    s.f[b, F_CALLS + 4] = ke
+    s.f[b, F_CALLS + 5] = re + 1 if ke > 0 else 0
     if ke == 0 and ky == 0:
         w = OUTCOME_NONE
     elif ke > ky or (ke == ky and re > ry):
         w = elder
     else:
         w = younger
-    s.decl_win[b, CAT_SETS] = w
+    s.f[b, F_DECL_WIN + CAT_SETS] = w
     if w != OUTCOME_NONE:
-        s.shown[b, w] |= xe if w == elder else xy
+        s.m[b, M_SHOWN + w] |= xe if w == elder else xy
         tot = tse if w == elder else tsy
-        s.decl_pts[b, w, CAT_SETS] = tot
+        s.v[b, V_DECL_PTS + 3 * w + CAT_SETS] = tot
         _score_hand(s, b, w, tot)
 
 
 # --- deal flow ---------------------------------------------------------------------------------
 @njit(cache=True)
 def _deal(s, b, cfg, dealer):
-    """Deal ``s.deck[b]`` (elder 12, younger 12, talon 8) with ``dealer`` dealing (2.2)."""
-    s.dealer[b] = dealer
+    """Deal the row's deck (elder 12, younger 12, talon 8) with ``dealer`` dealing (2.2)."""
+    s.f[b, F_DEALER] = dealer
     elder = 1 - dealer
     he = np.uint64(0)
     hy = np.uint64(0)
     for i in range(HAND):
-        he |= _bit(s.deck[b, i])
-        hy |= _bit(s.deck[b, HAND + i])
-    s.hand[b, elder] = he
-    s.hand[b, dealer] = hy
+        he |= _bit(s.f[b, F_DECK + i])
+        hy |= _bit(s.f[b, F_DECK + HAND + i])
+    s.m[b, M_HAND + elder] = he
+    s.m[b, M_HAND + dealer] = hy
     for seat in range(2):
-        s.dealt[b, seat] = s.hand[b, seat]
-        s.cb[b, seat] = 0 if _holds_face_card(s.hand[b, seat]) else 1
-        s.discards[b, seat] = 0
-        s.seen[b, seat] = 0
-        s.shown[b, seat] = 0
-        s.cb_shown[b, seat] = 0
-        s.played[b, seat] = 0
-        s.xcount[b, seat] = 0
-        s.tricks[b, seat] = 0
-        s.bonus[b, seat] = 0
-        s.deal_score[b, seat] = 0
+        s.m[b, M_DEALT + seat] = s.m[b, M_HAND + seat]
+        s.f[b, F_CB + seat] = 0 if _holds_face_card(s.m[b, M_HAND + seat]) else 1
+        s.m[b, M_DISCARDS + seat] = 0
+        s.m[b, M_SEEN + seat] = 0
+        s.m[b, M_SHOWN + seat] = 0
+        s.m[b, M_CB_SHOWN + seat] = 0
+        s.m[b, M_PLAYED + seat] = 0
+        s.f[b, F_XCOUNT + seat] = 0
+        s.f[b, F_TRICKS + seat] = 0
+        s.f[b, F_BONUS + seat] = 0
+        s.v[b, V_DEAL_SCORE + seat] = 0
         for c in range(3):
-            s.decl_pts[b, seat, c] = 0
+            s.v[b, V_DECL_PTS + 3 * seat + c] = 0
     for c in range(3):
-        s.decl_win[b, c] = OUTCOME_NONE
+        s.f[b, F_DECL_WIN + c] = OUTCOME_NONE
     for i in range(6):
-        s.calls[b, i] = 0
-    s.phase[b] = PHASE_EXCHANGE
-    s.exch[b] = 0
-    s.ndisc[b] = 0
-    s.last_disc[b] = -1
-    s.talon_pos[b] = 0
-    s.looked[b] = -1
-    s.trick_card[b] = -1
-    s.trick_leader[b] = elder
-    s.current[b] = _exchanger(s, b, cfg, 0)
+        s.f[b, F_CALLS + i] = 0
+    s.f[b, F_PHASE] = PHASE_EXCHANGE
+    s.f[b, F_EXCH] = 0
+    s.f[b, F_NDISC] = 0
+    s.f[b, F_LAST_DISC] = -1
+    s.f[b, F_TALON_POS] = 0
+    s.f[b, F_LOOKED] = -1
+    s.f[b, F_TRICK_CARD] = -1
+    s.f[b, F_TRICK_LEADER] = elder
+    s.f[b, F_CURRENT] = _exchanger(s, b, cfg, 0)
 
 
 @njit(cache=True, inline="always")
 def _exchanger(s, b, cfg, k):
     """Seat making exchange ``k`` (0 first, 1 second); elder first by default (2.4, A1)."""
-    first = s.dealer[b] if cfg[C_FIRST_EXCHANGER] == 1 else 1 - s.dealer[b]
+    first = s.f[b, F_DEALER] if cfg[C_FIRST_EXCHANGER] == 1 else 1 - s.f[b, F_DEALER]
     return first if k == 0 else 1 - first
 
 
 @njit(cache=True, inline="always")
 def _exchange_limits(s, b, cfg):
     """(min, max) cards the current exchanger may discard (2.4, A4)."""
-    if s.exch[b] == 0:
+    if s.f[b, F_EXCH] == 0:
         return 1, ELDER_MAX
     lo = 1
-    if s.current[b] == s.dealer[b]:
+    if s.f[b, F_CURRENT] == s.f[b, F_DEALER]:
         lo = cfg[C_YOUNGER_MIN]
-    return lo, TALON - s.talon_pos[b]
+    return lo, TALON - s.f[b, F_TALON_POS]
 
 
 @njit(cache=True)
 def _shuffled_deck(s, b):
-    base = rng.stream(s.key[b], s.episode[b], s.deal_no[b])
+    base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], s.f[b, F_DEAL_NO])
     for i in range(NUM_CARDS):
-        s.deck[b, i] = gid(i)
-    rng.shuffle(base, s.deck[b])
+        s.f[b, F_DECK + i] = gid(i)
+    rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 
 @njit(cache=True)
 def _reset(s, b, cfg, key, episode, deck, dealer):
     """Start a partie in row ``b`` (``deck[0] < 0``: shuffle; ``dealer < 0``: draw)."""
-    s.key[b] = key
-    s.episode[b] = episode
-    s.deal_no[b] = 0
+    s.m[b, M_KEY] = key
+    s.m[b, M_EPISODE] = episode
+    s.f[b, F_DEAL_NO] = 0
     for seat in range(2):
-        s.total[b, seat] = 0
-        s.last_points[b, seat] = 0
-    s.result_points[b] = 0
-    s.winner[b] = -1
+        s.v[b, V_TOTAL + seat] = 0
+        s.v[b, V_LAST_POINTS + seat] = 0
+    s.v[b, V_RESULT_POINTS] = 0
+    s.f[b, F_WINNER] = -1
     if deck[0] < 0:
         _shuffled_deck(s, b)
     else:
         for i in range(NUM_CARDS):
-            s.deck[b, i] = deck[i]
+            s.f[b, F_DECK + i] = deck[i]
     if dealer < 0:
         # the first dealer is drawn (2.2: "for RL, pick the first dealer at random")
         dealer = rng.draw(rng.stream(key, episode, MAX_DEALS), 0, 2)
@@ -631,29 +738,29 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
 @njit(cache=True)
 def _finish_exchange(s, b, cfg):
     """Draw as many cards as were discarded from the top of the talon, then move on (2.4)."""
-    seat = s.current[b]
-    k = s.ndisc[b]
+    seat = s.f[b, F_CURRENT]
+    k = s.f[b, F_NDISC]
     for i in range(k):
-        s.hand[b, seat] |= _bit(s.deck[b, 2 * HAND + s.talon_pos[b] + i])
-    s.talon_pos[b] += k
-    s.xcount[b, seat] = k
+        s.m[b, M_HAND + seat] |= _bit(s.f[b, F_DECK + 2 * HAND + s.f[b, F_TALON_POS] + i])
+    s.f[b, F_TALON_POS] += k
+    s.f[b, F_XCOUNT + seat] = k
     other = 1 - seat
-    if s.exch[b] == 0:
+    if s.f[b, F_EXCH] == 0:
         # the first exchanger may look at the untaken cards of his five
-        for i in range(s.talon_pos[b], ELDER_MAX):
-            s.seen[b, seat] |= _bit(s.deck[b, 2 * HAND + i])
+        for i in range(s.f[b, F_TALON_POS], ELDER_MAX):
+            s.m[b, M_SEEN + seat] |= _bit(s.f[b, F_DECK + 2 * HAND + i])
         # a carte blanche is shown after the opponent's discard (2.3)
-        if s.cb[b, other]:
-            s.cb_shown[b, other] = s.dealt[b, other]
-        s.exch[b] = 1
-        s.ndisc[b] = 0
-        s.last_disc[b] = -1
-        s.current[b] = other
+        if s.f[b, F_CB + other]:
+            s.m[b, M_CB_SHOWN + other] = s.m[b, M_DEALT + other]
+        s.f[b, F_EXCH] = 1
+        s.f[b, F_NDISC] = 0
+        s.f[b, F_LAST_DISC] = -1
+        s.f[b, F_CURRENT] = other
         return
-    if s.cb[b, other]:
-        s.cb_shown[b, other] = s.dealt[b, other]
-    if s.talon_pos[b] < TALON:
-        s.phase[b] = PHASE_LOOK
+    if s.f[b, F_CB + other]:
+        s.m[b, M_CB_SHOWN + other] = s.m[b, M_DEALT + other]
+    if s.f[b, F_TALON_POS] < TALON:
+        s.f[b, F_PHASE] = PHASE_LOOK
         return
     _start_play(s, b, cfg)
 
@@ -661,17 +768,17 @@ def _finish_exchange(s, b, cfg):
 @njit(cache=True)
 def _leftovers(s, b):
     m = np.uint64(0)
-    for i in range(s.talon_pos[b], TALON):
-        m |= _bit(s.deck[b, 2 * HAND + i])
+    for i in range(s.f[b, F_TALON_POS], TALON):
+        m |= _bit(s.f[b, F_DECK + 2 * HAND + i])
     return m
 
 
 @njit(cache=True)
 def _start_play(s, b, cfg):
     _declare(s, b, cfg)
-    s.phase[b] = PHASE_PLAY
-    s.current[b] = 1 - s.dealer[b]  # elder leads (2.7)
-    s.trick_card[b] = -1
+    s.f[b, F_PHASE] = PHASE_PLAY
+    s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]  # elder leads (2.7)
+    s.f[b, F_TRICK_CARD] = -1
 
 
 @njit(cache=True, inline="always")
@@ -682,64 +789,64 @@ def _counts_in_play(cfg, card):
 
 @njit(cache=True)
 def _play(s, b, cfg, card):
-    seat = s.current[b]
-    s.hand[b, seat] &= ~_bit(card)
-    s.played[b, seat] |= _bit(card)
-    elder = 1 - s.dealer[b]
-    if s.trick_card[b] < 0:
+    seat = s.f[b, F_CURRENT]
+    s.m[b, M_HAND + seat] &= ~_bit(card)
+    s.m[b, M_PLAYED + seat] |= _bit(card)
+    elder = 1 - s.f[b, F_DEALER]
+    if s.f[b, F_TRICK_CARD] < 0:
         # leading: 1 point for the card led (2.8)
-        if s.tricks[b, 0] + s.tricks[b, 1] == 0 and s.looked[b] == 1:
+        if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == 0 and s.f[b, F_LOOKED] == 1:
             # looked-at leftovers become public after elder's first lead (2.4)
             left = _leftovers(s, b)
-            s.seen[b, 0] |= left
-            s.seen[b, 1] |= left
-        s.trick_card[b] = card
-        s.trick_leader[b] = seat
+            s.m[b, M_SEEN + 0] |= left
+            s.m[b, M_SEEN + 1] |= left
+        s.f[b, F_TRICK_CARD] = card
+        s.f[b, F_TRICK_LEADER] = seat
         if _counts_in_play(cfg, card):
             _score_play(s, b, seat, 1)
-        s.current[b] = 1 - seat
+        s.f[b, F_CURRENT] = 1 - seat
         return
-    led = s.trick_card[b]
-    leader = s.trick_leader[b]
+    led = s.f[b, F_TRICK_CARD]
+    leader = s.f[b, F_TRICK_LEADER]
     # the higher card of the led suit wins (2.7)
     winner = seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
     if winner != leader and _counts_in_play(cfg, card):
         _score_play(s, b, winner, 1)  # capturing the opponent's lead
-    s.tricks[b, winner] += 1
-    if cfg[C_CARDS_PIQUE] and winner == elder and s.tricks[b, elder] == 7:
+    s.f[b, F_TRICKS + winner] += 1
+    if cfg[C_CARDS_PIQUE] and winner == elder and s.f[b, F_TRICKS + elder] == 7:
         _elder_pique(s, b, elder, CARDS_BONUS)
-    s.trick_card[b] = -1
-    if s.tricks[b, 0] + s.tricks[b, 1] == HAND:
+    s.f[b, F_TRICK_CARD] = -1
+    if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == HAND:
         _score_play(s, b, winner, 1)  # the last trick
         _end_deal(s, b, cfg)
         return
-    s.current[b] = winner
+    s.f[b, F_CURRENT] = winner
 
 
 @njit(cache=True)
 def _end_deal(s, b, cfg):
     """The cards / capot, partie totals, then the next deal or the end (2.8, 2.10)."""
     for seat in range(2):
-        if s.tricks[b, seat] == HAND:
-            s.deal_score[b, seat] += CAPOT_BONUS
-        elif s.tricks[b, seat] >= 7:
-            s.deal_score[b, seat] += CARDS_BONUS
-    n = s.deal_no[b]
+        if s.f[b, F_TRICKS + seat] == HAND:
+            s.v[b, V_DEAL_SCORE + seat] += CAPOT_BONUS
+        elif s.f[b, F_TRICKS + seat] >= 7:
+            s.v[b, V_DEAL_SCORE + seat] += CARDS_BONUS
+    n = s.f[b, F_DEAL_NO]
     regular = 6 if cfg[C_PARTIE] == 0 else 4
     weight = 2 if (cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
     for seat in range(2):
-        s.last_points[b, seat] = weight * s.deal_score[b, seat]
-        s.total[b, seat] += weight * s.deal_score[b, seat]
+        s.v[b, V_LAST_POINTS + seat] = weight * s.v[b, V_DEAL_SCORE + seat]
+        s.v[b, V_TOTAL + seat] += weight * s.v[b, V_DEAL_SCORE + seat]
     played = n + 1
     if cfg[C_EPISODE] == 1:
-        _game_over(s, b, cfg, s.deal_score[b, 0], s.deal_score[b, 1], False)
+        _game_over(s, b, cfg, s.v[b, V_DEAL_SCORE + 0], s.v[b, V_DEAL_SCORE + 1], False)
         return
-    if played >= regular and (s.total[b, 0] != s.total[b, 1] or played >= regular + 2):
-        _game_over(s, b, cfg, s.total[b, 0], s.total[b, 1], True)
+    if played >= regular and (s.v[b, V_TOTAL + 0] != s.v[b, V_TOTAL + 1] or played >= regular + 2):
+        _game_over(s, b, cfg, s.v[b, V_TOTAL + 0], s.v[b, V_TOTAL + 1], True)
         return
-    s.deal_no[b] = played
+    s.f[b, F_DEAL_NO] = played
     _shuffled_deck(s, b)
-    _deal(s, b, cfg, 1 - s.dealer[b])
+    _deal(s, b, cfg, 1 - s.f[b, F_DEALER])
 
 
 @njit(cache=True)
@@ -755,88 +862,103 @@ def partie_points(a, b, rubicon):
 
 @njit(cache=True)
 def _game_over(s, b, cfg, a, c, partie):
-    s.phase[b] = PHASE_OVER
-    s.current[b] = -1
+    s.f[b, F_PHASE] = PHASE_OVER
+    s.f[b, F_CURRENT] = -1
     if partie:
         w, pts = partie_points(a, c, cfg[C_RUBICON])
     else:
         w = -1 if a == c else (0 if a > c else 1)
         pts = abs(a - c)
-    s.winner[b] = w
-    s.result_points[b] = pts
+    s.f[b, F_WINNER] = w
+    s.v[b, V_RESULT_POINTS] = pts
 
 
 @njit(cache=True)
 def _write_rewards(s, b, cfg, out):
     """Zero-sum rewards of a finished episode (see the reward table)."""
-    w = s.winner[b]
+    w = s.f[b, F_WINNER]
     for seat in range(2):
         if w < 0:
             out[seat] = 0.0
         elif cfg[C_REWARD] == 0:
             out[seat] = 1.0 if seat == w else -1.0
         else:
-            out[seat] = s.result_points[b] if seat == w else -s.result_points[b]
+            out[seat] = s.v[b, V_RESULT_POINTS] if seat == w else -s.v[b, V_RESULT_POINTS]
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
 @njit(cache=True)
-def _legal(s, b, cfg, out):
-    """Write the legal-action mask of the seat to act into ``out`` (all zero when over)."""
-    for i in range(NUM_ACTIONS):
-        out[i] = 0
-    ph = s.phase[b]
+def _legal_sets(s, b, cfg):
+    """Legal actions of the seat to act as (discard card set, play card set, other actions).
+
+    The card sets are 32-bit sets of card indices; the third value has bit k set when action
+    ``ACTION_STOP + k`` is legal. Everything is empty once the game is over.
+    """
+    ph = s.f[b, F_PHASE]
     if ph == PHASE_OVER:
-        return
-    seat = s.current[b]
-    hand = s.hand[b, seat]
+        return 0, 0, 0
+    seat = s.f[b, F_CURRENT]
+    hand = s.m[b, M_HAND + seat]
     if ph == PHASE_EXCHANGE:
         lo, hi = _exchange_limits(s, b, cfg)
-        if s.ndisc[b] < hi:
-            for i in range(s.last_disc[b] + 1, NUM_CARDS):
-                if (hand >> np.uint64(gid(i))) & np.uint64(1):
-                    out[ACTION_DISCARD + i] = 1
-        if s.ndisc[b] >= lo:
-            out[ACTION_STOP] = 1
-    elif ph == PHASE_LOOK:
-        out[ACTION_LOOK] = 1
-        out[ACTION_DONT_LOOK] = 1
-    else:
-        led = s.trick_card[b]
-        if led >= 0:
-            follow = hand & _from_suit_bits(0xFF, led // 13)
-            if follow != np.uint64(0):
-                hand = follow  # must follow suit if able (2.7)
-        for suit in range(4):
-            bits = _suit_bits(hand, suit)
-            for r in range(8):
-                if (bits >> r) & 1:
-                    out[ACTION_PLAY + suit * 8 + r] = 1
+        disc = 0
+        if s.f[b, F_NDISC] < hi:
+            # canonical order: only cards above the last discard (6.1)
+            disc = _local32(hand) & ~((np.int64(1) << (s.f[b, F_LAST_DISC] + 1)) - 1)
+        return disc, 0, 1 if s.f[b, F_NDISC] >= lo else 0
+    if ph == PHASE_LOOK:
+        return 0, 0, 6
+    led = s.f[b, F_TRICK_CARD]
+    if led >= 0:
+        follow = hand & _from_suit_bits(0xFF, led // 13)
+        if follow != np.uint64(0):
+            hand = follow  # must follow suit if able (2.7)
+    return 0, _local32(hand), 0
+
+
+@njit(cache=True)
+def _legal(s, b, cfg, out):
+    """Write the legal-action mask of the seat to act into ``out`` (all zero when over)."""
+    disc, play, other = _legal_sets(s, b, cfg)
+    _spread(disc, out, ACTION_DISCARD)
+    _spread(play, out, ACTION_PLAY)
+    for k in range(3):
+        out[ACTION_STOP + k] = (other >> k) & 1
+
+
+@njit(cache=True)
+def _is_legal(s, b, cfg, a):
+    disc, play, other = _legal_sets(s, b, cfg)
+    if a < ACTION_PLAY:
+        return (disc >> (a - ACTION_DISCARD)) & 1 == 1
+    if a < ACTION_STOP:
+        return (play >> (a - ACTION_PLAY)) & 1 == 1
+    return (other >> (a - ACTION_STOP)) & 1 == 1
 
 
 @njit(cache=True)
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
-    ph = s.phase[b]
+    ph = s.f[b, F_PHASE]
     if ph == PHASE_EXCHANGE:
-        seat = s.current[b]
+        seat = s.f[b, F_CURRENT]
         if a == ACTION_STOP:
             _finish_exchange(s, b, cfg)
             return
         card = gid(a - ACTION_DISCARD)
-        s.hand[b, seat] &= ~_bit(card)
-        s.discards[b, seat] |= _bit(card)
-        s.ndisc[b] += 1
-        s.last_disc[b] = a - ACTION_DISCARD
+        s.m[b, M_HAND + seat] &= ~_bit(card)
+        s.m[b, M_DISCARDS + seat] |= _bit(card)
+        s.f[b, F_NDISC] += 1
+        s.f[b, F_LAST_DISC] = a - ACTION_DISCARD
         lo, hi = _exchange_limits(s, b, cfg)
-        if s.ndisc[b] >= hi:
+        if s.f[b, F_NDISC] >= hi:
             _finish_exchange(s, b, cfg)
     elif ph == PHASE_LOOK:
         if a == ACTION_LOOK:
-            s.looked[b] = 1
-            s.seen[b, s.current[b]] |= _leftovers(s, b)
+            s.f[b, F_LOOKED] = 1
+            s.m[b, M_SEEN + s.f[b, F_CURRENT]] |= _leftovers(s, b)
         else:
-            s.looked[b] = 0
+            s.f[b, F_LOOKED] = 0
         _start_play(s, b, cfg)
     else:
         _play(s, b, cfg, gid(a - ACTION_PLAY))
@@ -845,59 +967,59 @@ def _apply(s, b, cfg, a):
 @njit(cache=True)
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
-    for i in range(OBS_DIM):
+    for i in range(O_PHASE, OBS_DIM):
         out[i] = 0.0
     opp = 1 - seat
-    _planes(s.hand[b, seat], out, O_HAND)
-    _planes(s.discards[b, seat], out, O_DISC)
-    _planes(s.seen[b, seat] & ~s.hand[b, seat], out, O_SEEN)
-    _planes(s.cb_shown[b, opp], out, O_OPP_CB)
-    _planes(s.shown[b, seat], out, O_OWN_SHOWN)
-    _planes(s.shown[b, opp], out, O_OPP_SHOWN)
-    _planes(s.played[b, seat], out, O_OWN_PLAYED)
-    _planes(s.played[b, opp], out, O_OPP_PLAYED)
-    if s.trick_card[b] >= 0:
-        out[O_TRICK + lid(s.trick_card[b])] = 1.0
-    out[O_PHASE + s.phase[b]] = 1.0
-    out[O_TO_ACT] = 1.0 if s.current[b] == seat else 0.0
-    elder = 1 - s.dealer[b]
+    _planes(s.m[b, M_HAND + seat], out, O_HAND)
+    _planes(s.m[b, M_DISCARDS + seat], out, O_DISC)
+    _planes(s.m[b, M_SEEN + seat] & ~s.m[b, M_HAND + seat], out, O_SEEN)
+    _planes(s.m[b, M_CB_SHOWN + opp], out, O_OPP_CB)
+    _planes(s.m[b, M_SHOWN + seat], out, O_OWN_SHOWN)
+    _planes(s.m[b, M_SHOWN + opp], out, O_OPP_SHOWN)
+    _planes(s.m[b, M_PLAYED + seat], out, O_OWN_PLAYED)
+    _planes(s.m[b, M_PLAYED + opp], out, O_OPP_PLAYED)
+    led = s.f[b, F_TRICK_CARD]
+    _spread(np.int64(1) << lid(led) if led >= 0 else 0, out, O_TRICK)
+    out[O_PHASE + s.f[b, F_PHASE]] = 1.0
+    out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
+    elder = 1 - s.f[b, F_DEALER]
     out[O_ELDER] = 1.0 if seat == elder else 0.0
-    out[O_XCOUNT] = s.xcount[b, seat] / 8.0
-    out[O_XCOUNT + 1] = s.xcount[b, opp] / 8.0
-    out[O_TALON] = (TALON - s.talon_pos[b]) / 8.0
-    if s.looked[b] == 1:
+    out[O_XCOUNT] = s.f[b, F_XCOUNT + seat] / 8.0
+    out[O_XCOUNT + 1] = s.f[b, F_XCOUNT + opp] / 8.0
+    out[O_TALON] = (TALON - s.f[b, F_TALON_POS]) / 8.0
+    if s.f[b, F_LOOKED] == 1:
         out[O_LEFT] = 1.0
-    elif s.looked[b] == 0:
+    elif s.f[b, F_LOOKED] == 0:
         out[O_LEFT + 1] = 1.0
-    out[O_CB] = s.cb[b, seat]
-    out[O_CB + 1] = s.cb[b, opp]
-    if s.phase[b] >= PHASE_PLAY:
+    out[O_CB] = s.f[b, F_CB + seat]
+    out[O_CB + 1] = s.f[b, F_CB + opp]
+    if s.f[b, F_PHASE] >= PHASE_PLAY:
         for c in range(3):
-            w = s.decl_win[b, c]
+            w = s.f[b, F_DECL_WIN + c]
             k = 0 if w == seat else (1 if w == opp else 2)
             out[O_OUTCOME + 3 * c + k] = 1.0
-            out[O_DPTS + 2 * c] = s.decl_pts[b, seat, c] / 20.0
-            out[O_DPTS + 2 * c + 1] = s.decl_pts[b, opp, c] / 20.0
-        out[O_CALLS] = s.calls[b, 0] / 12.0
-        out[O_CALLS + 1] = s.calls[b, 1] / 100.0
-        out[O_CALLS + 2] = s.calls[b, 2] / 8.0
-        out[O_CALLS + 3] = s.calls[b, 3] / 8.0
-        out[O_CALLS + 4] = s.calls[b, 4] / 4.0
-        out[O_CALLS + 5] = s.calls[b, 5] / 8.0
+            out[O_DPTS + 2 * c] = s.v[b, V_DECL_PTS + 3 * seat + c] / 20.0
+            out[O_DPTS + 2 * c + 1] = s.v[b, V_DECL_PTS + 3 * opp + c] / 20.0
+        out[O_CALLS] = s.f[b, F_CALLS + 0] / 12.0
+        out[O_CALLS + 1] = s.f[b, F_CALLS + 1] / 100.0
+        out[O_CALLS + 2] = s.f[b, F_CALLS + 2] / 8.0
+        out[O_CALLS + 3] = s.f[b, F_CALLS + 3] / 8.0
+        out[O_CALLS + 4] = s.f[b, F_CALLS + 4] / 4.0
+        out[O_CALLS + 5] = s.f[b, F_CALLS + 5] / 8.0
     for k in range(2):
         who = seat if k == 0 else opp
-        if s.bonus[b, who] == BONUS_PIQUE:
+        if s.f[b, F_BONUS + who] == BONUS_PIQUE:
             out[O_BONUS + 2 * k] = 1.0
-        elif s.bonus[b, who] == BONUS_REPIQUE:
+        elif s.f[b, F_BONUS + who] == BONUS_REPIQUE:
             out[O_BONUS + 2 * k + 1] = 1.0
-    out[O_TRICKS] = s.tricks[b, seat] / 12.0
-    out[O_TRICKS + 1] = s.tricks[b, opp] / 12.0
-    out[O_DSCORE] = s.deal_score[b, seat] / 100.0
-    out[O_DSCORE + 1] = s.deal_score[b, opp] / 100.0
-    out[O_TOTAL] = s.total[b, seat] / 100.0
-    out[O_TOTAL + 1] = s.total[b, opp] / 100.0
-    out[O_DEALNO + min(s.deal_no[b], MAX_DEALS - 1)] = 1.0
-    n = s.deal_no[b]
+    out[O_TRICKS] = s.f[b, F_TRICKS + seat] / 12.0
+    out[O_TRICKS + 1] = s.f[b, F_TRICKS + opp] / 12.0
+    out[O_DSCORE] = s.v[b, V_DEAL_SCORE + seat] / 100.0
+    out[O_DSCORE + 1] = s.v[b, V_DEAL_SCORE + opp] / 100.0
+    out[O_TOTAL] = s.v[b, V_TOTAL + seat] / 100.0
+    out[O_TOTAL + 1] = s.v[b, V_TOTAL + opp] / 100.0
+    out[O_DEALNO + min(s.f[b, F_DEAL_NO], MAX_DEALS - 1)] = 1.0
+    n = s.f[b, F_DEAL_NO]
     out[O_DOUBLE] = 1.0 if (cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 0.0
 
 
@@ -909,7 +1031,7 @@ def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
         b = rows[i]
         _reset(s, b, cfg, keys[b], episodes[b], decks[b], dealers[b])
         _legal(s, b, cfg, mask[b])
-        _observe(s, b, cfg, s.current[b], obs[b])
+        _observe(s, b, cfg, s.f[b, F_CURRENT], obs[b])
 
 
 @njit(cache=True)
@@ -919,24 +1041,22 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
     no_deck = np.full(1, -1, np.int8)
-    scratch = np.empty(NUM_ACTIONS, np.int8)
     for b in range(actions.shape[0]):
         for seat in range(2):
             rewards[b, seat] = 0.0
-        if s.phase[b] == PHASE_OVER:
+        if s.f[b, F_PHASE] == PHASE_OVER:
             continue
         terminated[b] = False
-        _legal(s, b, cfg, scratch)  # never trust a buffer the caller could have written
-        if scratch[actions[b]] == 0:
+        if not _is_legal(s, b, cfg, actions[b]):  # never trust a buffer the caller could write
             continue
         _apply(s, b, cfg, actions[b])
-        if s.phase[b] == PHASE_OVER:
+        if s.f[b, F_PHASE] == PHASE_OVER:
             terminated[b] = True
             _write_rewards(s, b, cfg, rewards[b])
             if autoreset:
-                _reset(s, b, cfg, s.key[b], s.episode[b] + 1, no_deck, -1)
+                _reset(s, b, cfg, s.m[b, M_KEY], s.m[b, M_EPISODE] + np.uint64(1), no_deck, -1)
         _legal(s, b, cfg, mask[b])
-        _observe(s, b, cfg, s.current[b] if s.current[b] >= 0 else 0, obs[b])
+        _observe(s, b, cfg, s.f[b, F_CURRENT] if s.f[b, F_CURRENT] >= 0 else 0, obs[b])
 
 
 @njit(cache=True)
@@ -955,26 +1075,28 @@ def declare_row(s, b, cfg):
 # --- Python-side helpers -----------------------------------------------------------------------
 def result(s: State, b: int, config: Config) -> dict:
     """JSON-able result of the finished episode in row ``b``."""
-    w = int(s.winner[b])
+    w = int(s.f[b, F_WINNER])
     return {
         "winner": None if w < 0 else w,
-        "points": int(s.result_points[b]),
-        "totals": s.total[b].tolist(),
-        "deals": int(s.deal_no[b]) + 1,
+        "points": int(s.v[b, V_RESULT_POINTS]),
+        "totals": s.v[b, V_TOTAL : V_TOTAL + 2].tolist(),
+        "deals": int(s.f[b, F_DEAL_NO]) + 1,
     }
 
 
 def deck_strings(s: State, b: int) -> list[str]:
     """The current deal's deck order (elder 12, younger 12, talon from the top)."""
-    return format_cards(s.deck[b]).split()
+    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
 
 
 # --- rules helpers (public) --------------------------------------------------------------------
 def _hand_mask(cards, who: str) -> int:
     ids = [DECK.check_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]
     if len(ids) != HAND or len(set(ids)) != HAND:
-        raise ValueError(f"{who} must hold {HAND} distinct piquet cards, got "
-                         f"{len(ids)} ({len(set(ids))} distinct)")
+        raise ValueError(
+            f"{who} must hold {HAND} distinct piquet cards, got "
+            f"{len(ids)} ({len(set(ids))} distinct)"
+        )
     m = 0
     for c in ids:
         m |= 1 << c
@@ -1002,16 +1124,16 @@ def declarations(elder, younger, carte_blanche=None, **config) -> dict:
     if me & my:
         raise ValueError(f"elder and younger share cards: {format_cards(_mask_cards(me & my))}")
     s = new_state(1)
-    s.dealer[0] = 1  # elder = seat 0
-    s.hand[0, 0], s.hand[0, 1] = me, my
+    s.f[0, F_DEALER] = 1  # elder = seat 0
+    s.m[0, M_HAND], s.m[0, M_HAND + 1] = me, my
     if carte_blanche is None:
         cb = tuple(not _holds_face_card(np.uint64(m)) for m in (me, my))
     else:
         if len(carte_blanche) != 2:
             raise ValueError("carte_blanche must be a pair (elder_has, younger_has)")
         cb = tuple(bool(x) for x in carte_blanche)
-    s.cb[0] = cb
-    s.decl_win[0] = OUTCOME_NONE
+    s.f[0, F_CB : F_CB + 2] = cb
+    s.f[0, F_DECL_WIN : F_DECL_WIN + 3] = OUTCOME_NONE
     declare_row(s, 0, cfg)
     names = ("elder", "younger")
 
@@ -1020,13 +1142,13 @@ def declarations(elder, younger, carte_blanche=None, **config) -> dict:
 
     out = {"carte_blanche": {n: CARTE_BLANCHE * int(cb[i]) for i, n in enumerate(names)}}
     for c, name in ((CAT_POINT, "point"), (CAT_SEQUENCE, "sequence"), (CAT_SETS, "sets")):
-        w = int(s.decl_win[0, c])
-        out[name] = {"winner": who(w), "points": int(s.decl_pts[0, w, c]) if w in (0, 1) else 0,
-                     "equal": w == OUTCOME_EQUAL}
-    rep = [i for i in (0, 1) if s.bonus[0, i] == BONUS_REPIQUE]
+        w = int(s.f[0, F_DECL_WIN + c])
+        pts = int(s.v[0, V_DECL_PTS + 3 * w + c]) if w in (0, 1) else 0
+        out[name] = {"winner": who(w), "points": pts, "equal": w == OUTCOME_EQUAL}
+    rep = [i for i in (0, 1) if s.f[0, F_BONUS + i] == BONUS_REPIQUE]
     out["repique"] = who(rep[0]) if rep else None
-    out["elder_total"] = int(s.deal_score[0, 0])
-    out["younger_total"] = int(s.deal_score[0, 1])
+    out["elder_total"] = int(s.v[0, V_DEAL_SCORE])
+    out["younger_total"] = int(s.v[0, V_DEAL_SCORE + 1])
     return out
 
 

@@ -1,0 +1,136 @@
+"""Throughput of cardenvs: AEC env steps/s and batched engine env-steps/s.
+
+Random legal play, whole games, one process. The batched engine writes the observation of the
+seat to act and the action mask of every row on every step; the random actions are drawn by a
+numba kernel (``cardenvs.core.vector.RandomLegal``) and their cost is included.
+
+    python -m benchmarks.throughput [--games piquet-v0] [--seconds 3] [--sizes 1 64 1024 8192]
+
+Prints a table and writes ``benchmarks/results/throughput.json``. Also reports the warm start
+(``import cardenvs``; make; reset; one step, in a fresh process with the numba cache present)
+and the state memory per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import cardenvs
+from cardenvs.core.vector import RandomLegal
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def bench_aec(env_id: str, seconds: float, seed: int = 0) -> dict:
+    """AEC steps/s with random legal actions over whole games."""
+    env = cardenvs.make(env_id)
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    env.reset(seed=seed)
+    t0 = time.perf_counter()
+    while True:
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                games += 1
+                if time.perf_counter() - t0 > seconds:
+                    break
+                env.reset()
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+        steps += 1
+    dt = time.perf_counter() - t0
+    return {"steps_per_s": steps / dt, "games_per_s": games / dt, "steps": steps, "games": games}
+
+
+def bench_vector(env_id: str, n: int, seconds: float, seed: int = 0) -> dict:
+    """Batched env-steps/s (rows x batch steps per second) with random legal actions."""
+    venv = cardenvs.make_vector(env_id, num_envs=n, seed=seed)
+    _, mask, _ = venv.reset()
+    policy = RandomLegal(seed)
+    for _ in range(5):
+        _, mask, *_ = venv.step(policy(mask))
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(10):
+            _, mask, _, term, *_ = venv.step(policy(mask))
+            games += int(term.sum())
+        steps += 10 * n
+    dt = time.perf_counter() - t0
+    return {"steps_per_s": steps / dt, "games_per_s": games / dt, "num_envs": n}
+
+
+def warm_start(env_id: str) -> float:
+    """Seconds for import + make + reset + one step in a fresh process (numba cache present)."""
+    code = (
+        "import time; t=time.perf_counter(); import cardenvs; "
+        f"e=cardenvs.make({env_id!r}); e.reset(seed=0); "
+        "e.step(e.unwrapped.legal_actions()[0]); print(time.perf_counter()-t)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def state_bytes(env_id: str) -> float:
+    venv = cardenvs.make_vector(env_id, num_envs=1024)
+    return sum(a.nbytes for a in venv.state) / venv.num_envs
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", nargs="*", default=list(cardenvs.GAMES))
+    p.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024, 8192])
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--out", type=Path, default=RESULTS / "throughput.json")
+    args = p.parse_args(argv)
+    report = {
+        "machine": {
+            "cpu": platform.processor() or platform.machine(),
+            "cores": os.cpu_count(),
+            "python": platform.python_version(),
+        },
+        "games": {},
+    }
+    for env_id in args.games:
+        row = {
+            "warm_start_s": warm_start(env_id),
+            "state_bytes_per_game": state_bytes(env_id),
+            "aec": bench_aec(env_id, args.seconds),
+            "vector": {},
+        }
+        for n in args.sizes:
+            row["vector"][str(n)] = bench_vector(env_id, n, args.seconds)
+        report["games"][env_id] = row
+    print(f"{'game':12s} {'engine':>12s} {'steps/s':>14s} {'games/s':>10s}")
+    for env_id, row in report["games"].items():
+        a = row["aec"]
+        print(f"{env_id:12s} {'AEC':>12s} {a['steps_per_s']:14,.0f} {a['games_per_s']:10,.1f}")
+        for n, v in row["vector"].items():
+            print(
+                f"{env_id:12s} {'vector N=' + n:>12s} {v['steps_per_s']:14,.0f} "
+                f"{v['games_per_s']:10,.1f}"
+            )
+        print(
+            f"{env_id:12s} warm start {row['warm_start_s']:.2f} s, state "
+            f"{row['state_bytes_per_game']:.0f} bytes/game"
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2))
+    print(f"wrote {args.out}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
