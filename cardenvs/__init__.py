@@ -50,7 +50,7 @@ def replay(record: dict) -> dict:
     Raises:
         ValueError: naming the first difference.
     """
-    from .replay import replay_record
+    from .records import replay_record
 
     return replay_record(record)
 

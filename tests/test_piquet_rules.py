@@ -379,7 +379,8 @@ def test_trick_points__lead_capture_last_and_cards():
     hand_scores = field(core, "deal_score").tolist()
     for name in acts:
         env.step(core.action_id(name))
-    play = [p - h for p, h in zip(core.record()["deals"][0]["points"], hand_scores)]
+    points = core.record()["deals"][0]["points"]
+    play = [p - h for p, h in zip(points, hand_scores, strict=True)]
     # elder: 7 leads + 1 capture + last trick 1 + cards 10; younger: 5 leads + 1 capture.
     # (Spec 2.8 says the play points "sum to 13"; its own check, this deal, needs 12 leads +
     # 2 captures + 1: a captured lead still scored for the leader.)
@@ -459,7 +460,7 @@ def test_partie__a_random_game_has_six_deals_with_alternating_dealers():
     env, core = new_env()
     rng = np.random.default_rng(3)
     env.reset(seed=11)
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         legal = np.flatnonzero(obs["action_mask"])
         env.step(None if term or trunc else int(rng.choice(legal)))
@@ -467,7 +468,7 @@ def test_partie__a_random_game_has_six_deals_with_alternating_dealers():
     res = rec["result"]
     assert len(rec["deals"]) in (6, 8)
     dealers = [d["dealer"] for d in rec["deals"]]
-    assert all(a != b for a, b in zip(dealers, dealers[1:]))
+    assert all(a != b for a, b in zip(dealers[:-1], dealers[1:], strict=True))
     totals = np.sum([d["points"] for d in rec["deals"]], axis=0).tolist()
     assert totals == res["totals"]
     assert res == {
@@ -503,3 +504,55 @@ def test_helpers__reject_bad_hands():
         piquet.declarations(E1, E1)
     with pytest.raises(ValueError, match="unknown config"):
         piquet.declarations(E1, Y_COUNT, sets="x")
+
+
+# --- options named by the spec: claiming carte blanche, "10 for last", cards toward pique --------
+CB_Y = "AS 10S 9S 8S 7S AH 10H 9H 8H AD 10D 9D"  # no K, Q, J
+CB_E = "KS QS JS 7H KH QH JH 7D KD QD JD 8D"
+CB_T = "AC KC QC JC 10C 9C 8C 7C"
+
+
+@pytest.mark.parametrize("claim", ["claim", "dont_claim"])
+def test_carte_blanche__holder_chooses_when_not_automatic(claim):
+    env, core = deal(new_env(carte_blanche_auto=False), CB_E, CB_Y, CB_T)
+    assert core.agent_selection == "player_1"  # younger holds it and decides first
+    assert {core.action_name(a) for a in core.legal_actions()} == {"claim", "dont_claim"}
+    e = core.observe("player_0")["observation"]
+    assert obs_block(e, "carte_blanche").tolist() == [0.0, 0.0]  # nothing announced yet
+    act(env, core, claim)
+    assert core.agent_selection == "player_0"  # then elder exchanges
+    claimed = claim == "claim"
+    e = core.observe("player_0")["observation"]
+    assert obs_block(e, "carte_blanche").tolist() == [0.0, float(claimed)]
+    act(env, core, "discard 7H", "stop")
+    e = core.observe("player_0")["observation"]
+    shown = set(parse_cards(CB_Y)) if claimed else set()
+    assert plane_cards(obs_block(e, "opp_carte_blanche")) == shown
+    act(env, core, "discard 7S", "stop", "dont_look")
+    d = piquet.declarations(CB_E, CB_Y)  # the hands did not change in a way that matters here
+    assert d["carte_blanche"]["younger"] == 10
+    hand = R.field(core._engine.state, "decl_pts")[0].reshape(2, 3).sum(axis=1)
+    assert field(core, "deal_score")[1] == hand[1] + (10 if claimed else 0) + (
+        60 if field(core, "bonus")[1] == R.BONUS_REPIQUE else 0
+    )
+
+
+def test_ten_for_last__a_point_per_trick_and_ten_for_the_last():
+    env, core = deal(
+        new_env(episode="deal", trick_scoring="ten_for_last"), CAPOT_E, CAPOT_Y, CAPOT_T
+    )
+    act(env, core, *CAPOT_PLAN)
+    play_out(env, core, {0: list(CAPOT_LEADS)})
+    # hand 101 (repique), 11 tricks x 1, the last trick 1 + 10, capot 40
+    assert core.record()["deals"][0]["points"] == [101 + 11 + 11 + 40, 0]
+
+
+@pytest.mark.parametrize("counts, expected", [(False, [20, 0]), (True, [50, 0])])
+def test_cards_bonus_toward_pique__when_configured(counts, expected):
+    env, core = deal(new_env(cards_bonus_counts_for_pique=counts), PIQUE_E, PIQUE_Y, PIQUE_T)
+    act(env, core, "discard 7C", "stop", "discard 7S", "stop", "dont_look")
+    field(core, "deal_score")[0] = 13  # as if elder's hand had made 13
+    act(env, core, "play AS", "play 9S", "play KS", "play 8S", "play QS", "play QC")
+    act(env, core, "play JS", "play KC", "play 10S", "play 10D", "play AH", "play JH")
+    act(env, core, "play AD", "play 8D")  # elder's 7th trick: 20 points, younger none
+    assert field(core, "deal_score").tolist() == expected

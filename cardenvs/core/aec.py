@@ -7,6 +7,11 @@
 Rewards arrive on the step that ends the episode, for every agent at once; then every agent is
 terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each).
 
+Order is enforced by the env itself: ``step``/``observe`` before ``reset`` and ``step`` once every
+agent has stepped out raise ``RuntimeError`` / ``ValueError``. Unknown keys in ``reset``'s
+``options`` are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck`` and
+``dealer`` are validated.
+
 Illegal actions follow PettingZoo's classic convention (``TerminateIllegalWrapper``): with
 ``illegal_action="penalize"`` (default) a masked-out action ends the episode, the offending agent
 gets ``-1``, the others ``0``, and ``infos[agent]["illegal_move"]`` is True. With
@@ -67,6 +72,8 @@ class CardAECEnv(AECEnv):
         }
         self._record = None
         self.agents = []
+        self.rewards, self._cumulative_rewards, self.infos = {}, {}, {}
+        self.terminations, self.truncations = {}, {}
         # one-row buffers for the kernels, so a step allocates nothing
         self._action = np.zeros(1, np.int64)
         self._seat = np.zeros(1, np.int64)
@@ -91,11 +98,24 @@ class CardAECEnv(AECEnv):
         return self._engine.action_id(name)
 
     def legal_actions(self) -> list[int]:
-        """Legal action ids of the agent to act."""
+        """Legal action ids of the agent to act (empty once the episode has ended)."""
+        if self._ended():
+            return []
         return np.flatnonzero(self._engine._mask[0]).tolist()
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict with keys 'deck', 'dealer', got {options!r}")
+        if options:
+            unknown = sorted(set(options) - {"deck", "dealer"})
+            if unknown:
+                import gymnasium
+
+                gymnasium.logger.warn(
+                    f"reset ignores unknown option(s) {unknown}; known: 'deck', 'dealer'"
+                )
+                options = {k: v for k, v in options.items() if k in ("deck", "dealer")}
         self._engine.reset(seed=seed, options=options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -115,9 +135,11 @@ class CardAECEnv(AECEnv):
         self._open_deal()
 
     def observe(self, agent):
+        if self._record is None:
+            raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
         eng = self._engine
-        if seat == int(eng.state.current[0]) and not self._over():
+        if seat == int(eng.state.current[0]) and not self._ended():
             # the engine already wrote the observation of the seat to act
             return {"observation": eng._obs[0].copy(), "action_mask": eng._mask[0].copy()}
         self._seat[0] = seat
@@ -128,9 +150,11 @@ class CardAECEnv(AECEnv):
         }
 
     def step(self, action):
-        agent = self.agent_selection
+        if self._record is None:
+            raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped out; call reset()")
+        agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -185,7 +209,12 @@ class CardAECEnv(AECEnv):
             self.render()
 
     def _over(self) -> bool:
+        """The game has reached its end by the rules."""
         return bool(self._engine._terminated[0])
+
+    def _ended(self) -> bool:
+        """The episode has ended: by the rules, or by an illegal move."""
+        return self._over() or any(self.terminations.values()) or not self.agents
 
     def _end(self, rewards):
         self.rewards = rewards

@@ -217,7 +217,10 @@ class CardVectorEnv:
                 else [deck] * n
             )
             for b, order in enumerate(rows):
-                decks[b] = self.game.deck.check_order(order)
+                try:
+                    decks[b] = self.game.deck.check_order(order)
+                except ValueError as e:
+                    raise ValueError(f"options['deck']: {e}") from None
         dealer = options.get("dealer")
         if dealer is not None:
             vals = np.broadcast_to(np.asarray(dealer), (n,))

@@ -13,12 +13,10 @@ class PiquetEnv(CardAECEnv):
     vector_cls = PiquetVectorEnv
 
 
-def env(**kwargs):
-    """PettingZoo-style constructor: ``PiquetEnv`` inside PettingZoo's order enforcing wrapper
-    (``env.unwrapped`` is the ``PiquetEnv``)."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(PiquetEnv(**kwargs))
+def env(**kwargs) -> PiquetEnv:
+    """PettingZoo-style constructor. The env enforces call order itself (see ``core.aec``), so it
+    is not wrapped: ``env.unwrapped is env``."""
+    return PiquetEnv(**kwargs)
 
 
 raw_env = env

@@ -55,6 +55,14 @@ Choices where the spec leaves things open
   counting double (the tie-break deals single).
 - A deal's ``points`` in the record are what the deal added to the partie score (so doubled
   deals show doubled points).
+- ``carte_blanche_auto=False``: each holder, elder first, chooses ``claim`` or ``dont_claim``
+  at the deal, before the exchange; an unclaimed carte blanche scores nothing and is never shown.
+  The observation's ``carte_blanche`` block shows claims, not holdings.
+- ``trick_scoring="ten_for_last"`` (PAR's variant): no lead or capture points; 1 per trick won,
+  10 (instead of 1) for the last trick, no 10 for the majority; a capot still scores 40.
+- Spec 2.8 says the play points of a deal "sum to 13"; its own check (the Cavendish deal,
+  28/23) needs every lead to score even when the opponent then captures the trick, so the play
+  points are 12 leads + the captures + 1. The worked example is followed.
 
 Episodes and rewards
 --------------------
@@ -67,7 +75,7 @@ Episodes and rewards
 
 Rewards are zero-sum and paid on the step that ends the episode.
 
-Actions (67)
+Actions (69)
 ------------
 | ids | name | when |
 |---|---|---|
@@ -76,6 +84,8 @@ Actions (67)
 | 64 | ``stop`` | end one's discards (at least the minimum made) |
 | 65 | ``look`` | younger, after the exchange, when cards are left |
 | 66 | ``dont_look`` | likewise |
+| 67 | ``claim`` | a carte-blanche holder, before the exchange (``carte_blanche_auto=False``) |
+| 68 | ``dont_claim`` | likewise; the hand then stays secret and scores nothing |
 
 Card index = suit * 8 + (rank − 7), suits S, H, D, C, ranks 7 8 9 10 J Q K A.
 
@@ -126,19 +136,23 @@ ACTION_PLAY = 32
 ACTION_STOP = 64
 ACTION_LOOK = 65
 ACTION_DONT_LOOK = 66
-NUM_ACTIONS = 67
+ACTION_CLAIM = 67
+ACTION_DONT_CLAIM = 68
+NUM_ACTIONS = 69
+NUM_OTHER_ACTIONS = NUM_ACTIONS - ACTION_STOP
 ACTION_NAMES = tuple(
     [f"discard {format_card(c)}" for c in DECK.cards.tolist()]
     + [f"play {format_card(c)}" for c in DECK.cards.tolist()]
-    + ["stop", "look", "dont_look"]
+    + ["stop", "look", "dont_look", "claim", "dont_claim"]
 )
 
 # --- phases ------------------------------------------------------------------------------------
-PHASE_EXCHANGE = 0
-PHASE_LOOK = 1
-PHASE_PLAY = 2
-PHASE_OVER = 3
-PHASE_NAMES = ("exchange", "look", "play", "over")
+PHASE_CLAIM = 0
+PHASE_EXCHANGE = 1
+PHASE_LOOK = 2
+PHASE_PLAY = 3
+PHASE_OVER = 4
+PHASE_NAMES = ("claim", "exchange", "look", "play", "over")
 
 # --- scoring constants (spec 2.5, 2.6, 2.8) ----------------------------------------------------
 CARTE_BLANCHE = 10
@@ -180,6 +194,14 @@ class Config(GameConfig):
         doc="six deals, or four with the 1st and 4th doubled (2.10)",
     )
     rubicon: int = option(100, low=0, high=1000, doc="Rubicon threshold and game bonus (2.10)")
+    carte_blanche_auto: bool = option(
+        True, doc="carte blanche is always claimed; False: the holder chooses (A10, 6.1)"
+    )
+    trick_scoring: str = option(
+        "standard",
+        ("standard", "ten_for_last"),
+        doc="'ten_for_last' (PAR): 1 per trick won, 10 for the last trick, no cards bonus (2.8)",
+    )
 
 
 C_EPISODE = Config.index("episode")
@@ -192,6 +214,8 @@ C_POINT_4 = Config.index("point_ending_in_4_minus_one")
 C_CARDS_PIQUE = Config.index("cards_bonus_counts_for_pique")
 C_PARTIE = Config.index("partie")
 C_RUBICON = Config.index("rubicon")
+C_CB_AUTO = Config.index("carte_blanche_auto")
+C_TEN_FOR_LAST = Config.index("trick_scoring")
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -219,7 +243,8 @@ STATE_FIELDS = (
     ("dealer", "f", 1, "int8", "seat of the dealer (younger); elder = 1 - dealer"),
     ("current", "f", 1, "int8", "seat to act, -1 when the game is over"),
     ("phase", "f", 1, "int8", "PHASE_*"),
-    ("cb", "f", 2, "int8", "1 if the seat holds carte blanche (public)"),
+    ("cb", "f", 2, "int8", "1 if the seat's dealt hand is a carte blanche (private)"),
+    ("cb_claim", "f", 2, "int8", "carte blanche claimed (public): -1 undecided, 0 no, 1 yes"),
     ("xcount", "f", 2, "int8", "cards exchanged per seat (public)"),
     ("exch", "f", 1, "int8", "0 = first exchanger's turn, 1 = second's"),
     ("ndisc", "f", 1, "int8", "cards discarded so far in the current exchange"),
@@ -252,6 +277,7 @@ F_DECK, F_DEAL_NO, F_DEALER, F_CURRENT, F_PHASE = (
 F_CB, F_XCOUNT, F_EXCH, F_NDISC, F_LAST_DISC = (
     _SLOTS[k][1] for k in ("cb", "xcount", "exch", "ndisc", "last_disc")
 )
+F_CB_CLAIM = _SLOTS["cb_claim"][1]
 F_TALON_POS, F_LOOKED, F_TRICK_CARD, F_TRICK_LEADER = (
     _SLOTS[k][1] for k in ("talon_pos", "looked", "trick_card", "trick_leader")
 )
@@ -332,13 +358,13 @@ OBS_LAYOUT = (
     ObsField("own_played", 32, 1.0, "cards own seat played this deal"),
     ObsField("opp_played", 32, 1.0, "cards the opponent played this deal"),
     ObsField("trick_lead", 32, 1.0, "card led to the current trick (if any)"),
-    ObsField("phase", 4, 1.0, "one-hot: exchange, look, play, over"),
+    ObsField("phase", 5, 1.0, "one-hot: claim, exchange, look, play, over"),
     ObsField("to_act", 1, 1.0, "1 if the observing seat is to act"),
     ObsField("is_elder", 1, 1.0, "1 if the observing seat is elder this deal"),
     ObsField("exchanged", 2, 1.0, "cards exchanged by own / opponent, / 8"),
     ObsField("talon_left", 1, 1.0, "cards left in the talon, / 8"),
     ObsField("leftovers", 2, 1.0, "younger looked / did not look at the leftovers"),
-    ObsField("carte_blanche", 2, 1.0, "own / opponent holds carte blanche"),
+    ObsField("carte_blanche", 2, 1.0, "own / opponent claimed carte blanche"),
     ObsField(
         "decl_outcome",
         9,
@@ -395,6 +421,7 @@ __doc__ = __doc__.replace("{obs_table}", layout_table(OBS_LAYOUT)).replace(
 
 # bit i of byte x, for writing card planes eight at a time
 _BITS = np.array([[(x >> i) & 1 for i in range(8)] for x in range(256)], np.int8)
+_BITS_F32 = _BITS.astype(np.float32)
 
 
 # --- card helpers ------------------------------------------------------------------------------
@@ -445,9 +472,18 @@ def _spread(x, out, off):
 
 
 @njit(cache=True, inline="always")
+def _spread_f32(x, out, off):
+    """``_spread`` for float32 observations (a float table: plain 32-byte copies)."""
+    for k in range(4):
+        row = (x >> (8 * k)) & 0xFF
+        for i in range(8):
+            out[off + 8 * k + i] = _BITS_F32[row, i]
+
+
+@njit(cache=True, inline="always")
 def _planes(mask, out, off):
     """One-hot the 32 piquet cards of ``mask`` into ``out[off:off+32]``."""
-    _spread(_local32(mask), out, off)
+    _spread_f32(_local32(mask), out, off)
 
 
 @njit(cache=True, inline="always")
@@ -579,9 +615,9 @@ def _declare(s, b, cfg):
     younger = np.int64(s.f[b, F_DEALER])
     elder = 1 - younger
     # 1. carte blanche (elder's reckoned first; both holders score)
-    if s.f[b, F_CB + elder]:
+    if s.f[b, F_CB_CLAIM + elder] == 1:
         _score_hand(s, b, elder, CARTE_BLANCHE)
-    if s.f[b, F_CB + younger]:
+    if s.f[b, F_CB_CLAIM + younger] == 1:
         _score_hand(s, b, younger, CARTE_BLANCHE)
     he, hy = s.m[b, M_HAND + elder], s.m[b, M_HAND + younger]
     # 2. point: count, then value
@@ -661,6 +697,10 @@ def _deal(s, b, cfg, dealer):
     for seat in range(2):
         s.m[b, M_DEALT + seat] = s.m[b, M_HAND + seat]
         s.f[b, F_CB + seat] = 0 if _holds_face_card(s.m[b, M_HAND + seat]) else 1
+        # a carte blanche is claimed at once (auto) or by its holder's choice (A10)
+        s.f[b, F_CB_CLAIM + seat] = s.f[b, F_CB + seat] if cfg[C_CB_AUTO] else -1
+        if s.f[b, F_CB + seat] == 0:
+            s.f[b, F_CB_CLAIM + seat] = 0
         s.m[b, M_DISCARDS + seat] = 0
         s.m[b, M_SEEN + seat] = 0
         s.m[b, M_SHOWN + seat] = 0
@@ -676,7 +716,6 @@ def _deal(s, b, cfg, dealer):
         s.f[b, F_DECL_WIN + c] = OUTCOME_NONE
     for i in range(6):
         s.f[b, F_CALLS + i] = 0
-    s.f[b, F_PHASE] = PHASE_EXCHANGE
     s.f[b, F_EXCH] = 0
     s.f[b, F_NDISC] = 0
     s.f[b, F_LAST_DISC] = -1
@@ -684,6 +723,20 @@ def _deal(s, b, cfg, dealer):
     s.f[b, F_LOOKED] = -1
     s.f[b, F_TRICK_CARD] = -1
     s.f[b, F_TRICK_LEADER] = elder
+    _next_claim(s, b, cfg)
+
+
+@njit(cache=True)
+def _next_claim(s, b, cfg):
+    """Turn to the next carte-blanche holder (elder first) still to decide whether to claim it;
+    once none is left, the exchange begins (2.3: it is announced before the exchange)."""
+    elder = np.int64(1 - s.f[b, F_DEALER])
+    for seat in (elder, 1 - elder):
+        if s.f[b, F_CB_CLAIM + seat] < 0:
+            s.f[b, F_PHASE] = PHASE_CLAIM
+            s.f[b, F_CURRENT] = seat
+            return
+    s.f[b, F_PHASE] = PHASE_EXCHANGE
     s.f[b, F_CURRENT] = _exchanger(s, b, cfg, 0)
 
 
@@ -750,14 +803,14 @@ def _finish_exchange(s, b, cfg):
         for i in range(s.f[b, F_TALON_POS], ELDER_MAX):
             s.m[b, M_SEEN + seat] |= _bit(s.f[b, F_DECK + 2 * HAND + i])
         # a carte blanche is shown after the opponent's discard (2.3)
-        if s.f[b, F_CB + other]:
+        if s.f[b, F_CB_CLAIM + other] == 1:
             s.m[b, M_CB_SHOWN + other] = s.m[b, M_DEALT + other]
         s.f[b, F_EXCH] = 1
         s.f[b, F_NDISC] = 0
         s.f[b, F_LAST_DISC] = -1
         s.f[b, F_CURRENT] = other
         return
-    if s.f[b, F_CB + other]:
+    if s.f[b, F_CB_CLAIM + other] == 1:
         s.m[b, M_CB_SHOWN + other] = s.m[b, M_DEALT + other]
     if s.f[b, F_TALON_POS] < TALON:
         s.f[b, F_PHASE] = PHASE_LOOK
@@ -802,7 +855,7 @@ def _play(s, b, cfg, card):
             s.m[b, M_SEEN + 1] |= left
         s.f[b, F_TRICK_CARD] = card
         s.f[b, F_TRICK_LEADER] = seat
-        if _counts_in_play(cfg, card):
+        if _counts_in_play(cfg, card) and not cfg[C_TEN_FOR_LAST]:
             _score_play(s, b, seat, 1)
         s.f[b, F_CURRENT] = 1 - seat
         return
@@ -810,14 +863,22 @@ def _play(s, b, cfg, card):
     leader = s.f[b, F_TRICK_LEADER]
     # the higher card of the led suit wins (2.7)
     winner = seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
-    if winner != leader and _counts_in_play(cfg, card):
+    ten_for_last = cfg[C_TEN_FOR_LAST] == 1
+    if ten_for_last:
+        _score_play(s, b, winner, 1)  # "10 for last": a flat point per trick won
+    elif winner != leader and _counts_in_play(cfg, card):
         _score_play(s, b, winner, 1)  # capturing the opponent's lead
     s.f[b, F_TRICKS + winner] += 1
-    if cfg[C_CARDS_PIQUE] and winner == elder and s.f[b, F_TRICKS + elder] == 7:
+    if (
+        cfg[C_CARDS_PIQUE]
+        and not ten_for_last
+        and winner == elder
+        and s.f[b, F_TRICKS + elder] == 7
+    ):
         _elder_pique(s, b, elder, CARDS_BONUS)
     s.f[b, F_TRICK_CARD] = -1
     if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == HAND:
-        _score_play(s, b, winner, 1)  # the last trick
+        _score_play(s, b, winner, CARDS_BONUS if ten_for_last else 1)  # the last trick
         _end_deal(s, b, cfg)
         return
     s.f[b, F_CURRENT] = winner
@@ -829,7 +890,7 @@ def _end_deal(s, b, cfg):
     for seat in range(2):
         if s.f[b, F_TRICKS + seat] == HAND:
             s.v[b, V_DEAL_SCORE + seat] += CAPOT_BONUS
-        elif s.f[b, F_TRICKS + seat] >= 7:
+        elif s.f[b, F_TRICKS + seat] >= 7 and not cfg[C_TEN_FOR_LAST]:
             s.v[b, V_DEAL_SCORE + seat] += CARDS_BONUS
     n = s.f[b, F_DEAL_NO]
     regular = 6 if cfg[C_PARTIE] == 0 else 4
@@ -907,7 +968,9 @@ def _legal_sets(s, b, cfg):
             disc = _local32(hand) & ~((np.int64(1) << (s.f[b, F_LAST_DISC] + 1)) - 1)
         return disc, 0, 1 if s.f[b, F_NDISC] >= lo else 0
     if ph == PHASE_LOOK:
-        return 0, 0, 6
+        return 0, 0, 0b00110  # look, dont_look
+    if ph == PHASE_CLAIM:
+        return 0, 0, 0b11000  # claim, dont_claim
     led = s.f[b, F_TRICK_CARD]
     if led >= 0:
         follow = hand & _from_suit_bits(0xFF, led // 13)
@@ -922,7 +985,7 @@ def _legal(s, b, cfg, out):
     disc, play, other = _legal_sets(s, b, cfg)
     _spread(disc, out, ACTION_DISCARD)
     _spread(play, out, ACTION_PLAY)
-    for k in range(3):
+    for k in range(NUM_OTHER_ACTIONS):
         out[ACTION_STOP + k] = (other >> k) & 1
 
 
@@ -940,7 +1003,10 @@ def _is_legal(s, b, cfg, a):
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     ph = s.f[b, F_PHASE]
-    if ph == PHASE_EXCHANGE:
+    if ph == PHASE_CLAIM:
+        s.f[b, F_CB_CLAIM + s.f[b, F_CURRENT]] = 1 if a == ACTION_CLAIM else 0
+        _next_claim(s, b, cfg)
+    elif ph == PHASE_EXCHANGE:
         seat = s.f[b, F_CURRENT]
         if a == ACTION_STOP:
             _finish_exchange(s, b, cfg)
@@ -979,7 +1045,7 @@ def _observe(s, b, cfg, seat, out):
     _planes(s.m[b, M_PLAYED + seat], out, O_OWN_PLAYED)
     _planes(s.m[b, M_PLAYED + opp], out, O_OPP_PLAYED)
     led = s.f[b, F_TRICK_CARD]
-    _spread(np.int64(1) << lid(led) if led >= 0 else 0, out, O_TRICK)
+    _spread_f32(np.int64(1) << lid(led) if led >= 0 else 0, out, O_TRICK)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     elder = 1 - s.f[b, F_DEALER]
@@ -991,8 +1057,8 @@ def _observe(s, b, cfg, seat, out):
         out[O_LEFT] = 1.0
     elif s.f[b, F_LOOKED] == 0:
         out[O_LEFT + 1] = 1.0
-    out[O_CB] = s.f[b, F_CB + seat]
-    out[O_CB + 1] = s.f[b, F_CB + opp]
+    out[O_CB] = 1.0 if s.f[b, F_CB_CLAIM + seat] == 1 else 0.0
+    out[O_CB + 1] = 1.0 if s.f[b, F_CB_CLAIM + opp] == 1 else 0.0
     if s.f[b, F_PHASE] >= PHASE_PLAY:
         for c in range(3):
             w = s.f[b, F_DECL_WIN + c]
@@ -1133,6 +1199,7 @@ def declarations(elder, younger, carte_blanche=None, **config) -> dict:
             raise ValueError("carte_blanche must be a pair (elder_has, younger_has)")
         cb = tuple(bool(x) for x in carte_blanche)
     s.f[0, F_CB : F_CB + 2] = cb
+    s.f[0, F_CB_CLAIM : F_CB_CLAIM + 2] = cb
     s.f[0, F_DECL_WIN : F_DECL_WIN + 3] = OUTCOME_NONE
     declare_row(s, 0, cfg)
     names = ("elder", "younger")

@@ -45,7 +45,7 @@ def replay_record(record: dict) -> dict:
             except ValueError as e:
                 raise ValueError(f"deal {i}, action {j} ({name!r}): {e}") from e
         got = core._record["deals"][i]
-        if "points" in deal and got.get("points") != deal["points"]:
+        if got.get("points") != deal.get("points"):
             raise ValueError(
                 f"deal {i}: points differ (replay {got.get('points')}, record {deal['points']})"
             )
