@@ -1,0 +1,51 @@
+"""Regenerate the golden playthroughs (only on purpose, after a deliberate rules change).
+
+    python tests/golden/make_golden.py
+
+Each line of ``tests/golden/<game>/random_games.jsonl`` is the record of a whole game played with
+uniformly random legal actions (numpy Generator seeded with the game's seed); the tests replay
+them and play them again, and any difference is a change of behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+import cardenvs
+
+HERE = Path(__file__).parent
+CASES = {
+    "piquet-v0": [
+        ({}, 0),
+        ({}, 1),
+        ({"episode": "deal", "first_exchanger": "dealer"}, 2),
+        ({"carte_blanche_auto": False, "trick_scoring": "ten_for_last"}, 3),
+    ]
+}
+
+
+def play(env_id: str, config: dict, seed: int) -> dict:
+    env = cardenvs.make(env_id, illegal_action="raise", **config)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(None if term or trunc else int(rng.choice(legal)))
+    return env.unwrapped.record()
+
+
+def main() -> None:
+    for env_id, cases in CASES.items():
+        out = HERE / env_id.split("-v")[0] / "random_games.jsonl"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        lines = [json.dumps(play(env_id, cfg, seed)) for cfg, seed in cases]
+        out.write_text("\n".join(lines) + "\n")
+        print(f"wrote {out} ({len(lines)} games)")
+
+
+if __name__ == "__main__":
+    main()
