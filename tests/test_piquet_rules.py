@@ -515,7 +515,11 @@ CB_T = "AC KC QC JC 10C 9C 8C 7C"
 @pytest.mark.parametrize("claim", ["claim", "dont_claim"])
 def test_carte_blanche__holder_chooses_when_not_automatic(claim):
     env, core = deal(new_env(carte_blanche_auto=False), CB_E, CB_Y, CB_T)
-    assert core.agent_selection == "player_1"  # younger holds it and decides first
+    # every seat decides, elder first, so the turn order betrays nothing; elder cannot claim
+    assert core.agent_selection == "player_0"
+    assert {core.action_name(a) for a in core.legal_actions()} == {"dont_claim"}
+    act(env, core, "dont_claim")
+    assert core.agent_selection == "player_1"
     assert {core.action_name(a) for a in core.legal_actions()} == {"claim", "dont_claim"}
     e = core.observe("player_0")["observation"]
     assert obs_block(e, "carte_blanche").tolist() == [0.0, 0.0]  # nothing announced yet

@@ -55,8 +55,10 @@ Choices where the spec leaves things open
   counting double (the tie-break deals single).
 - A deal's ``points`` in the record are what the deal added to the partie score (so doubled
   deals show doubled points).
-- ``carte_blanche_auto=False``: each holder, elder first, chooses ``claim`` or ``dont_claim``
-  at the deal, before the exchange; an unclaimed carte blanche scores nothing and is never shown.
+- ``carte_blanche_auto=False``: at every deal each seat, elder first, says ``claim`` or
+  ``dont_claim`` before the exchange (only a holder may claim; everyone decides, so the turn
+  order does not betray a declined carte blanche); an unclaimed one scores nothing and is never
+  shown.
   The observation's ``carte_blanche`` block shows claims, not holdings.
 - ``trick_scoring="ten_for_last"`` (PAR's variant): no lead or capture points; 1 per trick won,
   10 (instead of 1) for the last trick, no 10 for the majority; a capot still scores 40.
@@ -697,10 +699,9 @@ def _deal(s, b, cfg, dealer):
     for seat in range(2):
         s.m[b, M_DEALT + seat] = s.m[b, M_HAND + seat]
         s.f[b, F_CB + seat] = 0 if _holds_face_card(s.m[b, M_HAND + seat]) else 1
-        # a carte blanche is claimed at once (auto) or by its holder's choice (A10)
+        # a carte blanche is claimed at once (auto), or every seat decides in turn so that the
+        # turn order reveals nothing: only a holder may claim (A10)
         s.f[b, F_CB_CLAIM + seat] = s.f[b, F_CB + seat] if cfg[C_CB_AUTO] else -1
-        if s.f[b, F_CB + seat] == 0:
-            s.f[b, F_CB_CLAIM + seat] = 0
         s.m[b, M_DISCARDS + seat] = 0
         s.m[b, M_SEEN + seat] = 0
         s.m[b, M_SHOWN + seat] = 0
@@ -728,7 +729,7 @@ def _deal(s, b, cfg, dealer):
 
 @njit(cache=True)
 def _next_claim(s, b, cfg):
-    """Turn to the next carte-blanche holder (elder first) still to decide whether to claim it;
+    """Turn to the next seat (elder first) still to decide whether to claim a carte blanche;
     once none is left, the exchange begins (2.3: it is announced before the exchange)."""
     elder = np.int64(1 - s.f[b, F_DEALER])
     for seat in (elder, 1 - elder):
@@ -970,7 +971,7 @@ def _legal_sets(s, b, cfg):
     if ph == PHASE_LOOK:
         return 0, 0, 0b00110  # look, dont_look
     if ph == PHASE_CLAIM:
-        return 0, 0, 0b11000  # claim, dont_claim
+        return 0, 0, 0b11000 if s.f[b, F_CB + seat] else 0b10000  # claim only with one
     led = s.f[b, F_TRICK_CARD]
     if led >= 0:
         follow = hand & _from_suit_bits(0xFF, led // 13)
