@@ -29,12 +29,18 @@ from .rng import check_seed, key_from_seed, mix64
 
 
 @njit(cache=True)
-def first_illegal(mask, actions):
-    """Index of the first row whose action is masked out, or -1."""
+def check_actions(mask, actions, legality):
+    """First bad row: ``(b, 1)`` for an action outside ``0..A-1`` (checked first, in every row),
+    else ``(b, 2)`` for a masked-out action (only with ``legality``); ``(-1, 0)`` if none."""
+    n_actions = mask.shape[1]
     for b in range(actions.shape[0]):
-        if mask[b, actions[b]] == 0:
-            return b
-    return -1
+        if actions[b] < 0 or actions[b] >= n_actions:
+            return b, 1
+    if legality:
+        for b in range(actions.shape[0]):
+            if mask[b, actions[b]] == 0:
+                return b, 2
+    return -1, 0
 
 
 @njit(cache=True)
@@ -241,16 +247,13 @@ class CardVectorEnv:
                 f"shape {a.shape} dtype {a.dtype}"
             )
         a = a.astype(np.int64, copy=False)
-        bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
-        if bad.size:
-            b = int(bad[0])
+        b, kind = check_actions(self._mask, a, self.validate)
+        if kind == 1:
             raise ValueError(
                 f"row {b}: action {int(a[b])} is outside the action space 0..{self.num_actions - 1}"
             )
-        if self.validate:
-            b = first_illegal(self._mask, a)
-            if b >= 0:
-                raise ValueError(self._illegal_message(b, int(a[b])))
+        if kind == 2:
+            raise ValueError(self._illegal_message(b, int(a[b])))
         self.game.step_rows(
             self.state,
             self._cfg,

@@ -424,6 +424,7 @@ __doc__ = __doc__.replace("{obs_table}", layout_table(OBS_LAYOUT)).replace(
 # bit i of byte x, for writing card planes eight at a time
 _BITS = np.array([[(x >> i) & 1 for i in range(8)] for x in range(256)], np.int8)
 _BITS_F32 = _BITS.astype(np.float32)
+_NO_DECK = np.full(1, -1, np.int8)  # "shuffle a new deck" for _reset
 
 
 # --- card helpers ------------------------------------------------------------------------------
@@ -1107,7 +1108,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
 
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
-    no_deck = np.full(1, -1, np.int8)
+    no_deck = _NO_DECK
     for b in range(actions.shape[0]):
         for seat in range(2):
             rewards[b, seat] = 0.0
