@@ -71,3 +71,19 @@ def from_cards(cards, n):
     for i in range(n):
         m |= np.uint64(1) << np.uint64(cards[i])
     return m
+
+
+# bit i of byte x, as int8 (for masks) and float32 (for observations): writing a card set eight
+# cards at a time through these tables is several times faster than testing bit by bit
+BYTE_BITS_I8 = np.array([[(x >> i) & 1 for i in range(8)] for x in range(256)], np.int8)
+BYTE_BITS_F32 = BYTE_BITS_I8.astype(np.float32)
+
+
+@njit(cache=True, inline="always")
+def spread(x, nbytes, table, out, off):
+    """Write the low ``8 * nbytes`` bits of ``x`` as 0/1 into ``out[off:off + 8 * nbytes]``,
+    looking each byte up in ``table`` (``BYTE_BITS_I8`` or ``BYTE_BITS_F32``)."""
+    for k in range(nbytes):
+        row = (x >> (8 * k)) & 0xFF
+        for i in range(8):
+            out[off + 8 * k + i] = table[row, i]

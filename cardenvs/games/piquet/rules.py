@@ -119,6 +119,7 @@ import numpy as np
 from numba import njit
 
 from ...core import rng
+from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, spread
 from ...core.cards import Deck, format_card, format_cards, piquet_deck
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
 
@@ -421,9 +422,6 @@ __doc__ = __doc__.replace("{obs_table}", layout_table(OBS_LAYOUT)).replace(
 )
 
 
-# bit i of byte x, for writing card planes eight at a time
-_BITS = np.array([[(x >> i) & 1 for i in range(8)] for x in range(256)], np.int8)
-_BITS_F32 = _BITS.astype(np.float32)
 _NO_DECK = np.full(1, -1, np.int8)  # "shuffle a new deck" for _reset
 
 
@@ -438,11 +436,6 @@ def gid(i):
 def lid(c):
     """Piquet card index of global card id ``c``."""
     return (c // 13) * 8 + (c % 13) - 5
-
-
-@njit(cache=True, inline="always")
-def _bit(c):
-    return np.uint64(1) << np.uint64(c)
 
 
 @njit(cache=True, inline="always")
@@ -466,27 +459,9 @@ def _local32(mask):
 
 
 @njit(cache=True, inline="always")
-def _spread(x, out, off):
-    """Write the 32 bits of ``x`` as 0/1 into ``out[off:off+32]`` (byte lookup table)."""
-    for k in range(4):
-        row = (x >> (8 * k)) & 0xFF
-        for i in range(8):
-            out[off + 8 * k + i] = _BITS[row, i]
-
-
-@njit(cache=True, inline="always")
-def _spread_f32(x, out, off):
-    """``_spread`` for float32 observations (a float table: plain 32-byte copies)."""
-    for k in range(4):
-        row = (x >> (8 * k)) & 0xFF
-        for i in range(8):
-            out[off + 8 * k + i] = _BITS_F32[row, i]
-
-
-@njit(cache=True, inline="always")
 def _planes(mask, out, off):
     """One-hot the 32 piquet cards of ``mask`` into ``out[off:off+32]``."""
-    _spread_f32(_local32(mask), out, off)
+    spread(_local32(mask), 4, BYTE_BITS_F32, out, off)
 
 
 @njit(cache=True, inline="always")
@@ -693,8 +668,8 @@ def _deal(s, b, cfg, dealer):
     he = np.uint64(0)
     hy = np.uint64(0)
     for i in range(HAND):
-        he |= _bit(s.f[b, F_DECK + i])
-        hy |= _bit(s.f[b, F_DECK + HAND + i])
+        he |= bit(s.f[b, F_DECK + i])
+        hy |= bit(s.f[b, F_DECK + HAND + i])
     s.m[b, M_HAND + elder] = he
     s.m[b, M_HAND + dealer] = hy
     for seat in range(2):
@@ -796,14 +771,14 @@ def _finish_exchange(s, b, cfg):
     seat = s.f[b, F_CURRENT]
     k = s.f[b, F_NDISC]
     for i in range(k):
-        s.m[b, M_HAND + seat] |= _bit(s.f[b, F_DECK + 2 * HAND + s.f[b, F_TALON_POS] + i])
+        s.m[b, M_HAND + seat] |= bit(s.f[b, F_DECK + 2 * HAND + s.f[b, F_TALON_POS] + i])
     s.f[b, F_TALON_POS] += k
     s.f[b, F_XCOUNT + seat] = k
     other = 1 - seat
     if s.f[b, F_EXCH] == 0:
         # the first exchanger may look at the untaken cards of his five
         for i in range(s.f[b, F_TALON_POS], ELDER_MAX):
-            s.m[b, M_SEEN + seat] |= _bit(s.f[b, F_DECK + 2 * HAND + i])
+            s.m[b, M_SEEN + seat] |= bit(s.f[b, F_DECK + 2 * HAND + i])
         # a carte blanche is shown after the opponent's discard (2.3)
         if s.f[b, F_CB_CLAIM + other] == 1:
             s.m[b, M_CB_SHOWN + other] = s.m[b, M_DEALT + other]
@@ -824,7 +799,7 @@ def _finish_exchange(s, b, cfg):
 def _leftovers(s, b):
     m = np.uint64(0)
     for i in range(s.f[b, F_TALON_POS], TALON):
-        m |= _bit(s.f[b, F_DECK + 2 * HAND + i])
+        m |= bit(s.f[b, F_DECK + 2 * HAND + i])
     return m
 
 
@@ -845,8 +820,8 @@ def _counts_in_play(cfg, card):
 @njit(cache=True)
 def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
-    s.m[b, M_HAND + seat] &= ~_bit(card)
-    s.m[b, M_PLAYED + seat] |= _bit(card)
+    s.m[b, M_HAND + seat] &= ~bit(card)
+    s.m[b, M_PLAYED + seat] |= bit(card)
     elder = 1 - s.f[b, F_DEALER]
     if s.f[b, F_TRICK_CARD] < 0:
         # leading: 1 point for the card led (2.8)
@@ -985,8 +960,8 @@ def _legal_sets(s, b, cfg):
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out`` (all zero when over)."""
     disc, play, other = _legal_sets(s, b, cfg)
-    _spread(disc, out, ACTION_DISCARD)
-    _spread(play, out, ACTION_PLAY)
+    spread(disc, 4, BYTE_BITS_I8, out, ACTION_DISCARD)
+    spread(play, 4, BYTE_BITS_I8, out, ACTION_PLAY)
     for k in range(NUM_OTHER_ACTIONS):
         out[ACTION_STOP + k] = (other >> k) & 1
 
@@ -1014,8 +989,8 @@ def _apply(s, b, cfg, a):
             _finish_exchange(s, b, cfg)
             return
         card = gid(a - ACTION_DISCARD)
-        s.m[b, M_HAND + seat] &= ~_bit(card)
-        s.m[b, M_DISCARDS + seat] |= _bit(card)
+        s.m[b, M_HAND + seat] &= ~bit(card)
+        s.m[b, M_DISCARDS + seat] |= bit(card)
         s.f[b, F_NDISC] += 1
         s.f[b, F_LAST_DISC] = a - ACTION_DISCARD
         lo, hi = _exchange_limits(s, b, cfg)
@@ -1047,7 +1022,7 @@ def _observe(s, b, cfg, seat, out):
     _planes(s.m[b, M_PLAYED + seat], out, O_OWN_PLAYED)
     _planes(s.m[b, M_PLAYED + opp], out, O_OPP_PLAYED)
     led = s.f[b, F_TRICK_CARD]
-    _spread_f32(np.int64(1) << lid(led) if led >= 0 else 0, out, O_TRICK)
+    spread(np.int64(1) << lid(led) if led >= 0 else 0, 4, BYTE_BITS_F32, out, O_TRICK)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     elder = 1 - s.f[b, F_DEALER]
