@@ -1,0 +1,28 @@
+"""The demo and the benchmark run end to end on a tiny budget."""
+
+from __future__ import annotations
+
+import json
+
+from benchmarks import throughput
+from cardenvs import demo
+
+
+def test_demo__plays_a_whole_partie_and_prints_the_result(capsys):
+    record = demo.play("piquet-v0", seed=5, color=False)
+    out = capsys.readouterr().out
+    assert record["result"] is not None and len(record["deals"]) >= 6
+    assert "=== result ===" in out and "\x1b[" not in out
+    res = record["result"]
+    if res["winner"] is not None:
+        assert f"player_{res['winner']} wins the partie" in out
+
+
+def test_benchmark__writes_a_table_and_json(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    report = throughput.main(["--seconds", "0.05", "--sizes", "1", "8", "--out", str(out)])
+    row = report["games"]["piquet-v0"]
+    assert row["aec"]["steps"] > 0 and row["vector"]["8"]["steps_per_s"] > 0
+    assert row["state_bytes_per_game"] < 1024
+    assert json.loads(out.read_text())["games"]["piquet-v0"]["vector"]["1"]["num_envs"] == 1
+    assert "vector N=8" in capsys.readouterr().out
