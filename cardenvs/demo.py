@@ -21,9 +21,9 @@ def play(env_id: str = "piquet-v0", seed: int = 0, color: bool = True) -> dict:
     deal = -1
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
-        st = core._engine.state
-        if int(st.deal_no[0]) != deal and not (term or trunc):
-            deal = int(st.deal_no[0])
+        deal_no = int(core._engine._deal_no[0])
+        if deal_no != deal and not (term or trunc):
+            deal = deal_no
             print(f"\n=== deal {deal + 1} ===")
             print(_strip(env.render(), color))
         if term or trunc:

@@ -123,7 +123,7 @@ class CardAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[int(self._engine.state.current[0])]
+        self.agent_selection = self.possible_agents[int(self._engine._current[0])]
         self._record = {
             "game": self.game.name,
             "version": self.game.version,
@@ -139,7 +139,7 @@ class CardAECEnv(AECEnv):
             raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
         eng = self._engine
-        if seat == int(eng.state.current[0]) and not self._ended():
+        if seat == int(eng._current[0]) and not self._ended():
             # the engine already wrote the observation of the seat to act
             return {"observation": eng._obs[0].copy(), "action_mask": eng._mask[0].copy()}
         self._seat[0] = seat
@@ -179,7 +179,7 @@ class CardAECEnv(AECEnv):
             self.infos[agent]["illegal_move"] = True
             self._record["result"] = {"illegal_move": seat, "action": action}
             return
-        deal_before = int(self._engine.state.deal_no[0])
+        deal_before = int(self._engine._deal_no[0])
         self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
         eng = self._engine
         self._action[0] = action
@@ -193,17 +193,16 @@ class CardAECEnv(AECEnv):
             eng._rewards,
             eng._terminated,
         )
-        st = eng.state
-        if int(st.deal_no[0]) != deal_before or self._over():
+        if int(eng._deal_no[0]) != deal_before or self._over():
             self._close_deal()
             if not self._over():
                 self._open_deal()
         if self._over():
             rew = self._engine._rewards[0]
-            self._record["result"] = self.game.result(st, 0, self.config)
+            self._record["result"] = self.game.result(eng.state, 0, self.config)
             self._end({a: float(rew[i]) for i, a in enumerate(self.agents)})
         else:
-            self.agent_selection = self.possible_agents[int(st.current[0])]
+            self.agent_selection = self.possible_agents[int(eng._current[0])]
             self.rewards = {a: 0.0 for a in self.agents}
         if self.render_mode == "human":
             self.render()
@@ -226,15 +225,14 @@ class CardAECEnv(AECEnv):
         self._record["deals"].append(
             {
                 "deck": self.game.deck_strings(st, 0),
-                "dealer": int(st.dealer[0]),
+                "dealer": int(self._engine._dealer[0]),
                 "actions": [],
             }
         )
 
     def _close_deal(self):
-        st = self._engine.state
         deal = self._record["deals"][-1]
-        deal["points"] = st.last_points[0].tolist()
+        deal["points"] = self._engine._last_points[0].tolist()
 
     def render(self):
         if self.render_mode is None:

@@ -137,8 +137,8 @@ def layout_table(layout: Sequence[ObsField]) -> str:
 class GameDef:
     """Everything the shared front ends need from a game's rules module.
 
-    Kernels (all ``@njit``, over a batched ``State``):
-        ``new_state(n) -> State``;
+    ``layout`` names the fields of the game's packed state (``core.state``). Kernels (all
+    ``@njit``, over a batched ``PackedState``):
         ``reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask)``: start a game in
         each row of ``rows`` (``decks[i, 0] < 0`` = shuffle, ``dealers[i] < 0`` = draw);
         ``step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated)``: one action per
@@ -154,7 +154,7 @@ class GameDef:
     action_names: tuple
     obs_layout: tuple
     num_seats: Callable[[Any], int]
-    new_state: Callable
+    layout: Any  # core.state.StateLayout
     reset_rows: Callable
     step_rows: Callable
     observe_rows: Callable

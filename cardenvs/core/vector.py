@@ -117,7 +117,13 @@ class CardVectorEnv:
         self.autoreset = bool(autoreset)
         self.validate = bool(validate)
         n = self.num_envs
-        self.state = g.new_state(n)
+        self.state = g.layout.new(n)
+        # views of the fields the front ends read (the state arrays are never reallocated)
+        self._current = g.layout.field(self.state, "current")
+        self._deal_no = g.layout.field(self.state, "deal_no")
+        self._dealer = g.layout.field(self.state, "dealer")
+        self._episode = g.layout.field(self.state, "episode")
+        self._last_points = g.layout.field(self.state, "last_points")
         self._obs = np.zeros((n, g.obs_dim), np.float32)
         self._mask = np.zeros((n, g.num_actions), np.int8)
         self._rewards = np.zeros((n, self.num_seats), np.float32)
@@ -182,7 +188,7 @@ class CardVectorEnv:
             self._keys = np.array([key_from_seed(int(base) + b) for b in range(n)], np.uint64)
             self._episodes = np.zeros(n, np.uint64)
         else:
-            self._episodes = self.state.episode.astype(np.uint64) + np.uint64(1)
+            self._episodes = self._episode.astype(np.uint64) + np.uint64(1)
         decks, dealers = self._parse_options(options)
         self.game.reset_rows(
             self.state,
@@ -198,7 +204,7 @@ class CardVectorEnv:
         self._rewards[:] = 0
         self._terminated[:] = False
         self._started = True
-        return self._obs, self._mask, {"current_player": self.state.current}
+        return self._obs, self._mask, {"current_player": self._current}
 
     def _parse_options(self, options):
         n, d = self.num_envs, self.game.deck.size
@@ -270,7 +276,7 @@ class CardVectorEnv:
             self._rewards,
             self._terminated,
             self._truncated,
-            {"current_player": self.state.current},
+            {"current_player": self._current},
         )
 
     def _illegal_message(self, b: int, a: int) -> str:
@@ -294,7 +300,7 @@ class CardVectorEnv:
 
     @property
     def current_player(self) -> np.ndarray:
-        return self.state.current
+        return self._current
 
     @property
     def action_mask(self) -> np.ndarray:

@@ -113,7 +113,6 @@ Version history
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -122,6 +121,7 @@ from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, spread
 from ...core.cards import Deck, format_card, format_cards, piquet_deck
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
+from ...core.state import PackedState, StateLayout
 
 NAME = "piquet"
 VERSION = 0
@@ -222,121 +222,80 @@ C_TEN_FOR_LAST = Config.index("trick_scoring")
 
 
 # --- state -------------------------------------------------------------------------------------
-# The state of a row is packed into three arrays so that one row is a few adjacent cache lines
-# (the batched engine streams thousands of rows per step). Each named field is a slice of one of
-# them; ``field(state, name)`` returns it as a NumPy view.
+# Packed into three arrays (core.state); ``LAYOUT.field(state, name)`` reads a field.
 STATE_FIELDS = (
-    # (name, array, size, dtype, meaning)
-    ("hand", "m", 2, "uint64", "cards held per seat"),
-    ("dealt", "m", 2, "uint64", "the hands as dealt (carte blanche is judged on these)"),
-    ("discards", "m", 2, "uint64", "cards each seat discarded this deal"),
-    ("seen", "m", 2, "uint64", "talon cards each seat has seen"),
-    ("shown", "m", 2, "uint64", "public cards of each seat's scored or equal combinations"),
-    ("cb_shown", "m", 2, "uint64", "a carte-blanche holder's dealt hand, once public"),
-    ("played", "m", 2, "uint64", "cards each seat has played this deal"),
-    ("key", "m", 1, "uint64", "the row's random key (from the seed)"),
-    ("episode", "m", 1, "uint64", "episode index since the last seeding"),
-    ("deal_score", "v", 2, "int16", "points scored this deal per seat"),
-    ("total", "v", 2, "int16", "partie totals per seat"),
-    ("last_points", "v", 2, "int16", "what the last finished deal added to the totals"),
-    ("result_points", "v", 1, "int16", "Rubicon result of the finished partie (0 if drawn)"),
-    ("decl_pts", "v", 6, "int16", "points per seat (x3) per category (point, sequence, sets)"),
-    ("deck", "f", 32, "int8", "this deal's deck order (elder 12, younger 12, talon 8)"),
-    ("deal_no", "f", 1, "int8", "current deal of the partie, 0-based"),
-    ("dealer", "f", 1, "int8", "seat of the dealer (younger); elder = 1 - dealer"),
-    ("current", "f", 1, "int8", "seat to act, -1 when the game is over"),
-    ("phase", "f", 1, "int8", "PHASE_*"),
-    ("cb", "f", 2, "int8", "1 if the seat's dealt hand is a carte blanche (private)"),
-    ("cb_claim", "f", 2, "int8", "carte blanche claimed (public): -1 undecided, 0 no, 1 yes"),
-    ("xcount", "f", 2, "int8", "cards exchanged per seat (public)"),
-    ("exch", "f", 1, "int8", "0 = first exchanger's turn, 1 = second's"),
-    ("ndisc", "f", 1, "int8", "cards discarded so far in the current exchange"),
-    ("last_disc", "f", 1, "int8", "card index of the last discard (-1 none)"),
-    ("talon_pos", "f", 1, "int8", "index of the next talon card to draw"),
-    ("looked", "f", 1, "int8", "-1 undecided or no leftovers, 0 did not look, 1 looked"),
-    ("trick_card", "f", 1, "int8", "card led to the current trick, -1 if none"),
-    ("trick_leader", "f", 1, "int8", "seat that led the current trick"),
-    ("tricks", "f", 2, "int8", "tricks won this deal per seat"),
-    ("decl_win", "f", 3, "int8", "per category: winning seat, OUTCOME_NONE or OUTCOME_EQUAL"),
-    ("calls", "f", 6, "int8", "elder's public calls (see _declare)"),
-    ("bonus", "f", 2, "int8", "BONUS_PIQUE / BONUS_REPIQUE won this deal per seat"),
-    ("winner", "f", 1, "int8", "winning seat of the finished episode, -1 drawn"),
+    # (name, array, size, meaning); arrays: m uint64, v int16, f int8 (see core.state)
+    ("hand", "m", 2, "cards held per seat"),
+    ("dealt", "m", 2, "the hands as dealt (carte blanche is judged on these)"),
+    ("discards", "m", 2, "cards each seat discarded this deal"),
+    ("seen", "m", 2, "talon cards each seat has seen"),
+    ("shown", "m", 2, "public cards of each seat's scored or equal combinations"),
+    ("cb_shown", "m", 2, "a carte-blanche holder's dealt hand, once public"),
+    ("played", "m", 2, "cards each seat has played this deal"),
+    ("key", "m", 1, "the row's random key (from the seed)"),
+    ("episode", "m", 1, "episode index since the last seeding"),
+    ("deal_score", "v", 2, "points scored this deal per seat"),
+    ("total", "v", 2, "partie totals per seat"),
+    ("last_points", "v", 2, "what the last finished deal added to the totals"),
+    ("result_points", "v", 1, "Rubicon result of the finished partie (0 if drawn)"),
+    ("decl_pts", "v", 6, "points per seat (x3) per category (point, sequence, sets)"),
+    ("deck", "f", 32, "this deal's deck order (elder 12, younger 12, talon 8)"),
+    ("deal_no", "f", 1, "current deal of the partie, 0-based"),
+    ("dealer", "f", 1, "seat of the dealer (younger); elder = 1 - dealer"),
+    ("current", "f", 1, "seat to act, -1 when the game is over"),
+    ("phase", "f", 1, "PHASE_*"),
+    ("cb", "f", 2, "1 if the seat's dealt hand is a carte blanche (private)"),
+    ("cb_claim", "f", 2, "carte blanche claimed (public): -1 undecided, 0 no, 1 yes"),
+    ("xcount", "f", 2, "cards exchanged per seat (public)"),
+    ("exch", "f", 1, "0 = first exchanger's turn, 1 = second's"),
+    ("ndisc", "f", 1, "cards discarded so far in the current exchange"),
+    ("last_disc", "f", 1, "card index of the last discard (-1 none)"),
+    ("talon_pos", "f", 1, "index of the next talon card to draw"),
+    ("looked", "f", 1, "-1 undecided or no leftovers, 0 did not look, 1 looked"),
+    ("trick_card", "f", 1, "card led to the current trick, -1 if none"),
+    ("trick_leader", "f", 1, "seat that led the current trick"),
+    ("tricks", "f", 2, "tricks won this deal per seat"),
+    ("decl_win", "f", 3, "per category: winning seat, OUTCOME_NONE or OUTCOME_EQUAL"),
+    ("calls", "f", 6, "elder's public calls (see _declare)"),
+    ("bonus", "f", 2, "BONUS_PIQUE / BONUS_REPIQUE won this deal per seat"),
+    ("winner", "f", 1, "winning seat of the finished episode, -1 drawn"),
 )
-_SLOTS = {}
-_WIDTH = {"m": 0, "v": 0, "f": 0}
-for _name, _arr, _size, _dt, _doc in STATE_FIELDS:
-    _SLOTS[_name] = (_arr, _WIDTH[_arr], _size)
-    _WIDTH[_arr] += _size
-M_HAND, M_DEALT, M_DISCARDS, M_SEEN = (_SLOTS[k][1] for k in ("hand", "dealt", "discards", "seen"))
-M_SHOWN, M_CB_SHOWN, M_PLAYED = (_SLOTS[k][1] for k in ("shown", "cb_shown", "played"))
-M_KEY, M_EPISODE = _SLOTS["key"][1], _SLOTS["episode"][1]
+
+LAYOUT = StateLayout(NAME, STATE_FIELDS)
+M_HAND, M_DEALT, M_DISCARDS, M_SEEN = (
+    LAYOUT.offset(k) for k in ("hand", "dealt", "discards", "seen")
+)
+M_SHOWN, M_CB_SHOWN, M_PLAYED = (LAYOUT.offset(k) for k in ("shown", "cb_shown", "played"))
+M_KEY, M_EPISODE = LAYOUT.offset("key"), LAYOUT.offset("episode")
 V_DEAL_SCORE, V_TOTAL, V_LAST_POINTS = (
-    _SLOTS[k][1] for k in ("deal_score", "total", "last_points")
+    LAYOUT.offset(k) for k in ("deal_score", "total", "last_points")
 )
-V_RESULT_POINTS, V_DECL_PTS = _SLOTS["result_points"][1], _SLOTS["decl_pts"][1]
+V_RESULT_POINTS, V_DECL_PTS = LAYOUT.offset("result_points"), LAYOUT.offset("decl_pts")
 F_DECK, F_DEAL_NO, F_DEALER, F_CURRENT, F_PHASE = (
-    _SLOTS[k][1] for k in ("deck", "deal_no", "dealer", "current", "phase")
+    LAYOUT.offset(k) for k in ("deck", "deal_no", "dealer", "current", "phase")
 )
 F_CB, F_XCOUNT, F_EXCH, F_NDISC, F_LAST_DISC = (
-    _SLOTS[k][1] for k in ("cb", "xcount", "exch", "ndisc", "last_disc")
+    LAYOUT.offset(k) for k in ("cb", "xcount", "exch", "ndisc", "last_disc")
 )
-F_CB_CLAIM = _SLOTS["cb_claim"][1]
+F_CB_CLAIM = LAYOUT.offset("cb_claim")
 F_TALON_POS, F_LOOKED, F_TRICK_CARD, F_TRICK_LEADER = (
-    _SLOTS[k][1] for k in ("talon_pos", "looked", "trick_card", "trick_leader")
+    LAYOUT.offset(k) for k in ("talon_pos", "looked", "trick_card", "trick_leader")
 )
 F_TRICKS, F_DECL_WIN, F_CALLS, F_BONUS, F_WINNER = (
-    _SLOTS[k][1] for k in ("tricks", "decl_win", "calls", "bonus", "winner")
+    LAYOUT.offset(k) for k in ("tricks", "decl_win", "calls", "bonus", "winner")
 )
 
-
-class State(NamedTuple):
-    """Batched Piquet state: three packed arrays with a leading batch axis ``N``.
-
-    Named fields (``STATE_FIELDS``) are slices of these; ``field(state, name)`` returns one.
-    """
-
-    m: np.ndarray  # (N, 16) uint64: card sets (hand, dealt, discards, seen, ...), key, episode
-    v: np.ndarray  # (N, 13) int16: deal scores, totals, last deal's points, result, decl points
-    f: np.ndarray  # (N, 61) int8: the deck order and every small field (phase, current, ...)
-
-    # the fields every front end reads
-    @property
-    def current(self) -> np.ndarray:
-        return self.f[:, F_CURRENT]
-
-    @property
-    def deal_no(self) -> np.ndarray:
-        return self.f[:, F_DEAL_NO]
-
-    @property
-    def dealer(self) -> np.ndarray:
-        return self.f[:, F_DEALER]
-
-    @property
-    def episode(self) -> np.ndarray:
-        return self.m[:, M_EPISODE]
-
-    @property
-    def last_points(self) -> np.ndarray:
-        return self.v[:, V_LAST_POINTS : V_LAST_POINTS + 2]
+State = PackedState
 
 
-def new_state(n: int) -> State:
+def new_state(n: int) -> PackedState:
     """Allocate a zeroed state for ``n`` games."""
-    return State(
-        m=np.zeros((n, _WIDTH["m"]), np.uint64),
-        v=np.zeros((n, _WIDTH["v"]), np.int16),
-        f=np.zeros((n, _WIDTH["f"]), np.int8),
-    )
+    return LAYOUT.new(n)
 
 
-def field(state: State, name: str) -> np.ndarray:
-    """A writable view of field ``name`` over all rows: shape ``(N,)`` or ``(N, size)``."""
-    if name not in _SLOTS:
-        raise ValueError(f"unknown state field {name!r}; fields: {list(_SLOTS)}")
-    arr, off, size = _SLOTS[name]
-    a = getattr(state, arr)
-    return a[:, off] if size == 1 else a[:, off : off + size]
+def field(state: PackedState, name: str) -> np.ndarray:
+    """A writable view of field ``name`` over all rows (see ``STATE_FIELDS``)."""
+    return LAYOUT.field(state, name)
 
 
 # --- observation layout (spec 6.2: what each seat may know) ------------------------------------
