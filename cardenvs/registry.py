@@ -9,6 +9,7 @@ from types import ModuleType
 #: id -> (module, config defaults of the id). Variants of a game share its module.
 REGISTRY: dict[str, tuple[str, dict]] = {
     "piquet-v0": ("cardenvs.games.piquet", {}),
+    "esel-v0": ("cardenvs.games.esel", {}),
 }
 
 GAMES: tuple[str, ...] = tuple(REGISTRY)

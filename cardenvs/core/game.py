@@ -76,15 +76,18 @@ class GameConfig:
         """Position of field ``name`` in ``to_array()``."""
         return [f.name for f in dataclasses.fields(cls)].index(name)
 
+    def encode(self, name: str, value) -> int:
+        """The int a kernel sees for option ``name`` (games override it for special fields)."""
+        f = next(f for f in dataclasses.fields(self) if f.name == name)
+        if f.metadata.get("choices") is not None:
+            return f.metadata["choices"].index(value)
+        return int(value)
+
     def to_array(self) -> np.ndarray:
-        out = []
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if f.metadata.get("choices") is not None:
-                out.append(f.metadata["choices"].index(v))
-            else:
-                out.append(int(v))
-        return np.asarray(out, dtype=np.int64)
+        return np.asarray(
+            [self.encode(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)],
+            dtype=np.int64,
+        )
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -99,6 +102,8 @@ class GameConfig:
                 allowed = ", ".join(repr(c) for c in m["choices"])
             elif isinstance(f.default, bool):
                 allowed = "True, False"
+            elif isinstance(f.default, str):
+                allowed = "see meaning"
             else:
                 allowed = f"{m.get('low')}..{m.get('high')}"
             rows.append(f"| `{f.name}` | `{f.default!r}` | {allowed} | {m.get('doc', '')} |")
@@ -112,6 +117,7 @@ class ObsField(NamedTuple):
     size: int
     high: float
     doc: str
+    low: float = 0.0
 
 
 def layout_offsets(layout: Sequence[ObsField]) -> dict[str, int]:
@@ -165,6 +171,10 @@ class GameDef:
     @functools.cached_property
     def obs_dim(self) -> int:
         return sum(f.size for f in self.obs_layout)
+
+    @functools.cached_property
+    def obs_low(self) -> np.ndarray:
+        return np.concatenate([np.full(f.size, f.low, np.float32) for f in self.obs_layout])
 
     @functools.cached_property
     def obs_high(self) -> np.ndarray:

@@ -145,7 +145,7 @@ class CardVectorEnv:
     def single_observation_space(self):
         from gymnasium import spaces
 
-        return spaces.Box(0.0, self.game.obs_high, dtype=np.float32)
+        return spaces.Box(self.game.obs_low, self.game.obs_high, dtype=np.float32)
 
     @property
     def single_action_space(self):
