@@ -40,13 +40,9 @@ def play(env_id: str = "piquet-v0", seed: int = 0, color: bool = True) -> dict:
     for i, d in enumerate(record["deals"]):
         print(f"deal {i + 1}: dealer player_{d['dealer']}, points {d['points']}")
     res = record["result"]
-    if res["winner"] is None:
-        print(f"partie drawn at {res['totals']}")
-    else:
-        print(
-            f"player_{res['winner']} wins the partie {res['totals'][0]} - "
-            f"{res['totals'][1]}, scoring {res['points']}"
-        )
+    details = ", ".join(f"{k}: {v}" for k, v in res.items() if k != "winner")
+    who = "drawn" if res["winner"] is None else f"player_{res['winner']} wins"
+    print(f"{who} ({details})")
     return record
 
 

@@ -14,8 +14,14 @@ def test_demo__plays_a_whole_partie_and_prints_the_result(capsys):
     assert record["result"] is not None and len(record["deals"]) >= 6
     assert "=== result ===" in out and "\x1b[" not in out
     res = record["result"]
-    if res["winner"] is not None:
-        assert f"player_{res['winner']} wins the partie" in out
+    assert (f"player_{res['winner']} wins" if res["winner"] is not None else "drawn") in out
+    assert f"totals: {res['totals']}" in out
+
+
+def test_demo__plays_esel_too(capsys):
+    record = demo.play("esel-v0", seed=1, color=False)
+    assert record["result"] is not None and record["game"] == "esel"
+    assert "banks:" in capsys.readouterr().out
 
 
 def test_benchmark__writes_a_table_and_json(tmp_path, capsys):
