@@ -232,7 +232,9 @@ class CardAECEnv(AECEnv):
 
     def _close_deal(self):
         deal = self._record["deals"][-1]
-        deal["points"] = self._engine._last_points[0].tolist()
+        deal["points"] = self._engine._last_points[0].tolist()[: len(self.possible_agents)]
+        if self.game.deal_extras is not None:
+            deal.update(self.game.deal_extras(self._engine.state, 0, self.config))
 
     def render(self):
         if self.render_mode is None:

@@ -167,6 +167,7 @@ class GameDef:
     result: Callable  # (state, row, config) -> JSON-able dict of the finished game
     render: Callable  # (state, row, config) -> str
     deck_strings: Callable  # (state, row) -> the current deal's deck order as card strings
+    deal_extras: Callable | None = None  # (state, row, config) -> extra fields of a finished deal
 
     @functools.cached_property
     def obs_dim(self) -> int:

@@ -1054,6 +1054,15 @@ def result(s: PackedState, b: int, config: Config) -> dict:
     }
 
 
+def deal_extras(s: PackedState, b: int, config: Config) -> dict:
+    """Record fields of a finished hand: each seat's bank change and banks after it."""
+    P = config.num_players
+    return {
+        "bank_change": s.f[b, F_BANK_CHANGE : F_BANK_CHANGE + P].tolist(),
+        "banks": s.f[b, F_BANKS : F_BANKS + P].tolist(),
+    }
+
+
 def deck_strings(s: PackedState, b: int) -> list[str]:
     """The current hand's deck order (hands from the dealer's left, then the stock)."""
     return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()

@@ -23,6 +23,7 @@ GAME = GameDef(
     result=R.result,
     render=_render.render,
     deck_strings=R.deck_strings,
+    deal_extras=R.deal_extras,
 )
 
 
