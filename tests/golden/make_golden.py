@@ -23,7 +23,13 @@ CASES = {
         ({}, 1),
         ({"episode": "deal", "first_exchanger": "dealer"}, 2),
         ({"carte_blanche_auto": False, "trick_scoring": "ten_for_last"}, 3),
-    ]
+    ],
+    "esel-v0": [
+        ({}, 0),
+        ({"num_players": 2}, 1),
+        ({"num_players": 3, "trump_option": 5}, 2),
+        ({"trump_option": 3, "common_trumps": "H", "must_beat": True}, 3),
+    ],
 }
 
 
