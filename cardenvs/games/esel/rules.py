@@ -335,14 +335,8 @@ F_MAIN_REF, F_FIGHTBACK, F_MAX_ORDER, F_LAST_TRICK, F_LAST_WIN = (
 State = PackedState
 
 
-def new_state(n: int) -> PackedState:
-    """Allocate a zeroed state for ``n`` games."""
-    return LAYOUT.new(n)
-
-
-def field(state: PackedState, name: str) -> np.ndarray:
-    """A writable view of field ``name`` over all rows (see ``STATE_FIELDS``)."""
-    return LAYOUT.field(state, name)
+new_state = LAYOUT.new  # new_state(n): a zeroed state for n games
+field = LAYOUT.field  # field(state, name): a writable view of one named field over all rows
 
 
 # --- observation -------------------------------------------------------------------------------

@@ -288,14 +288,8 @@ F_TRICKS, F_DECL_WIN, F_CALLS, F_BONUS, F_WINNER = (
 State = PackedState
 
 
-def new_state(n: int) -> PackedState:
-    """Allocate a zeroed state for ``n`` games."""
-    return LAYOUT.new(n)
-
-
-def field(state: PackedState, name: str) -> np.ndarray:
-    """A writable view of field ``name`` over all rows (see ``STATE_FIELDS``)."""
-    return LAYOUT.field(state, name)
+new_state = LAYOUT.new  # new_state(n): a zeroed state for n games
+field = LAYOUT.field  # field(state, name): a writable view of one named field over all rows
 
 
 # --- observation layout (spec 6.2: what each seat may know) ------------------------------------
