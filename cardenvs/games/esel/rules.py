@@ -47,6 +47,13 @@ Choices where the spec leaves things open
   ends after ``max_hands`` hands (default 60): then the fewest banks win, a tie for fewest is a
   draw.
 - Rewards are zero-sum: the winner gets +1 and every other player −1/(P−1); a draw gives 0.
+- The first lead goes to the lowest diamond in the rank order (6♦ lowest, A♦ highest; A2).
+- Own trumps under option 1 are distinct suits (A3); with 2–3 players the unchosen suits are
+  ordinary for everybody.
+- An eight of another suit (from a player void in the main suit) takes a trump or a same-value
+  trump; it does not take a card of its own suit that the table protects (A8). Under options
+  3–5 an ordinary eight never takes a trump.
+- The seed's cross-game rating formula (5.4) is not part of the game and is not implemented.
 - Row 22 of the worked examples follows A1 (i): one-lower cards count only as they are played
   (``retroactive_chain=True`` gives (ii)). A4–A8, A14–A15 follow the spec's recommendations, each
   with a config option for the alternative.
