@@ -282,6 +282,7 @@ STATE_FIELDS = (
     ("taken", "m", 4, "cards in the tricks each seat took this hand"),
     ("key", "m", 1, "the row's random key"),
     ("episode", "m", 1, "episode index since the last seeding"),
+    ("legal", "m", 1, "the legal cards of the seat to act (written with the mask, a cache)"),
     ("points", "v", 4, "points taken this hand per seat (card points and bonuses so far)"),
     ("last_points", "v", 4, "points of the last finished hand per seat"),
     ("deck", "f", 36, "this hand's deck order (hands from the dealer's left, then the stock)"),
@@ -320,8 +321,8 @@ STATE_FIELDS = (
 )
 LAYOUT = StateLayout(NAME, STATE_FIELDS)
 _o = LAYOUT.offset
-M_HAND, M_PLAYED, M_TAKEN, M_KEY, M_EPISODE = (
-    _o(k) for k in ("hand", "played", "taken", "key", "episode")
+M_HAND, M_PLAYED, M_TAKEN, M_KEY, M_EPISODE, M_LEGAL = (
+    _o(k) for k in ("hand", "played", "taken", "key", "episode", "legal")
 )
 V_POINTS, V_LAST_POINTS = _o("points"), _o("last_points")
 F_DECK, F_DEAL_NO, F_DEALER, F_CURRENT, F_PHASE, F_WINNER = (
@@ -880,7 +881,9 @@ def _legal(s, b, cfg, out):
         out[i] = 0
     ph = s.f[b, F_PHASE]
     if ph == PHASE_PLAY:
-        x = _local36(_legal_cards(s, b, cfg))
+        cards = _legal_cards(s, b, cfg)
+        s.m[b, M_LEGAL] = cards  # kept for checking the next action without recomputing
+        x = _local36(cards)
         spread(x, 4, BYTE_BITS_I8, out, ACTION_PLAY)
         for i in range(32, 36):
             out[ACTION_PLAY + i] = (x >> i) & 1
@@ -902,7 +905,9 @@ def _is_legal(s, b, cfg, a):
         if a >= ACTION_GO:
             return False
         c = gid(a - ACTION_PLAY)
-        return (_legal_cards(s, b, cfg) >> np.uint64(c)) & np.uint64(1) == np.uint64(1)
+        # the legal cards written with the last mask, and (never trusting a cache blindly) in hand
+        ok = s.m[b, M_LEGAL] & s.m[b, M_HAND + s.f[b, F_CURRENT]]
+        return (ok >> np.uint64(c)) & np.uint64(1) == np.uint64(1)
     if ph == PHASE_DECLARE:
         return a == ACTION_GO or a == ACTION_NO
     if ph == PHASE_TRUMP:
@@ -956,12 +961,14 @@ def _apply(s, b, cfg, a):
 @njit(cache=True)
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
-    for i in range(OBS_DIM):
-        out[i] = 0.0
     P = _np(cfg)
     ph = s.f[b, F_PHASE]
-    if ph != PHASE_TRUMP:
-        _planes(s.m[b, M_HAND + seat], out, O_HAND)
+    # card planes of present seats are written whole; zero the rest
+    for i in range(O_PLAYED + 36 * P, O_TRICK):
+        out[i] = 0.0
+    for i in range(O_TRICK, OBS_DIM):
+        out[i] = 0.0
+    _planes(s.m[b, M_HAND + seat] if ph != PHASE_TRUMP else np.uint64(0), out, O_HAND)
     for k in range(P):
         p = (seat + k) % P
         _planes(s.m[b, M_PLAYED + p], out, O_PLAYED + 36 * k)
