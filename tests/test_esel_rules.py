@@ -842,3 +842,30 @@ def test_bad_input__reset_deck_and_dealer():
         env.reset(seed=0, options={"deck": deck[:35] + ["2S"]})
     with pytest.raises(ValueError, match="dealer"):
         env.reset(seed=0, options={"deck": deck, "dealer": 4})
+
+
+@pytest.mark.parametrize(
+    "reading, taken, expected",
+    [
+        # the four kings taken: 4 x 5 points, plus 10 only under the "four of a rank" reading
+        ("four_of_a_rank", "KS KH KD KC", 4 * 5 + 10),
+        ("one_suit_trick", "KS KH KD KC", 4 * 5),
+        # three kings and a queen: no four of a rank; 3 x 5 + 3, and the KS+QS marriage 25
+        ("four_of_a_rank", "KS KH KD QS", 3 * 5 + 3 + 25),
+    ],
+)
+def test_bonus__four_cards_alternative_reading(reading, taken, expected):
+    cfg = R.Config(four_cards_reading=reading, queen_jack_bonus=0).to_array()
+    s = R.new_state(1)
+    R.field(s, "dealer")[0] = 0
+    R.field(s, "banks")[0] = [3, 3, 3, 3]
+    R.field(s, "decl")[0] = [0, 0, 0, 0]
+    R.field(s, "key")[0] = 5
+    mask = 0
+    for c in parse_cards(taken):
+        mask |= 1 << c
+    R.field(s, "taken")[0, 0] = mask
+    # card points are counted as tricks are taken; here only the bonuses are added at the end
+    R.field(s, "points")[0, 0] = sum(int(R.POINTS[c % 13]) for c in parse_cards(taken))
+    R._end_hand(s, 0, cfg)
+    assert R.field(s, "last_points")[0, 0] == expected

@@ -233,6 +233,11 @@ class Config(GameConfig):
     marriage_bonus: int = option(25, low=0, high=100, doc="K+Q of one suit taken (A9)")
     queen_jack_bonus: int = option(15, low=0, high=100, doc="Q♠ and J♦ taken (A9)")
     four_suit_bonus: int = option(10, low=0, high=100, doc="a 4-card trick all of one suit (A9)")
+    four_cards_reading: str = option(
+        "one_suit_trick",
+        ("one_suit_trick", "four_of_a_rank"),
+        doc="what earns four_suit_bonus: a 4-card trick of one suit, or all 4 cards of a rank (A9)",
+    )
     next_dealer: str = option(
         "first_leader", ("first_leader", "left", "same"), doc="dealer of the next hand (A12)"
     )
@@ -271,6 +276,7 @@ C_KILL_REF = Config.index("kill_after_trump_beats")
 C_MARRIAGE = Config.index("marriage_bonus")
 C_QJ = Config.index("queen_jack_bonus")
 C_FOUR = Config.index("four_suit_bonus")
+C_FOUR_RANK = Config.index("four_cards_reading")
 C_NEXT_DEALER = Config.index("next_dealer")
 C_MAX_HANDS = Config.index("max_hands")
 
@@ -726,7 +732,7 @@ def _take_trick(s, b, cfg):
         s.v[b, V_POINTS + w] += POINTS[c % 13]
         one_suit = one_suit and c // 13 == suit0
         s.f[b, F_LAST_TRICK + i] = c
-    if P == 4 and one_suit:
+    if P == 4 and one_suit and cfg[C_FOUR_RANK] == 0:
         s.v[b, V_POINTS + w] += cfg[C_FOUR]  # four cards of one suit (A9)
     s.f[b, F_LAST_WIN] = w
     s.f[b, F_LAST_WIN + 1] = s.f[b, F_WIN_TYPE]
@@ -759,6 +765,16 @@ def _end_hand(s, b, cfg):
                 s.v[b, V_POINTS + p] += cfg[C_MARRIAGE]  # king and queen of one suit
         if (t >> np.uint64(RANK_Q)) & (t >> np.uint64(2 * 13 + RANK_J)) & np.uint64(1):
             s.v[b, V_POINTS + p] += cfg[C_QJ]  # queen of spades and jack of diamonds
+        if cfg[C_FOUR_RANK] == 1:
+            for r in range(4, 13):  # A9 alternative: all four cards of one rank taken
+                if (
+                    (t >> np.uint64(r))
+                    & (t >> np.uint64(13 + r))
+                    & (t >> np.uint64(26 + r))
+                    & (t >> np.uint64(39 + r))
+                    & np.uint64(1)
+                ):
+                    s.v[b, V_POINTS + p] += cfg[C_FOUR]
         pts = s.v[b, V_POINTS + p]
         change = 0
         if s.f[b, F_DECL + p] == 1:
