@@ -6,7 +6,8 @@ deck is a subset of these 54 ids, listed in a ``Deck`` table that also gives eac
 index ``0..len(deck)-1`` (used for action ids and observation planes).
 
 Strings: rank then suit, ``"AS"``, ``"10H"`` (``"TH"`` is accepted on input), ``"QD"``, and
-``"JK"`` for a joker (``"JK1"``/``"JK2"`` name the two jokers explicitly).
+``"JK"`` for a joker (``"JK1"``/``"JK2"`` name the two jokers explicitly; in a deck order ``"JK"``
+may stand twice, for both).
 """
 
 from __future__ import annotations
@@ -142,6 +143,9 @@ class Deck:
             ValueError: wrong length, unknown strings, foreign cards or duplicates.
         """
         ids = parse_cards(cards)
+        if ids.count(JOKER_1) == 2 and JOKER_2 not in ids:
+            # the two jokers are alike: "JK" twice names both
+            ids[len(ids) - 1 - ids[::-1].index(JOKER_1)] = JOKER_2
         foreign = [format_card(c) for c in ids if c not in self]
         if foreign:
             raise ValueError(
