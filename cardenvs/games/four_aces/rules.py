@@ -233,11 +233,11 @@ OBS_LAYOUT = (
     ObsField("pile", 52, 1.0, "discard pile: a card's position from the bottom / 54, 0 = absent"),
     ObsField("pile_top", 52, 1.0, "the top card of the discard pile"),
     ObsField("drawn", 52, 1.0, "the card just taken from the pile (reducing the exposed hand)"),
-X
+    ObsField("hidden_size", 5, 2.0, "items in each seat's hidden hand (jokers too) / 5"),
     ObsField("limit", 5, 1.0, "each seat's hidden limit / 5"),
     ObsField("jokers_played", 5, 1.0, "jokers each seat played this round / 2"),
     ObsField("jokers_held", 1, 1.0, "own jokers held / 2"),
-    ObsField("total", 5, 20.0, "game totals / 20", -20.0),
+    ObsField("total", 5, 100.0, "game totals / 20", -100.0),
     ObsField("seats", 5, 1.0, "1 for each seat in the game"),
     ObsField("dealer", 5, 1.0, "the dealer, one-hot"),
     ObsField("stock", 1, 1.0, "cards left in the stock / 54"),
