@@ -47,9 +47,11 @@ format: $(STAMP_DEV)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-## Throughput benchmark (AEC and batched engine); writes benchmarks/results/throughput.json.
+## Throughput benchmark (AEC and batched engine; writes benchmarks/results/throughput.json) and
+## the Four Aces scorer's time per hand.
 bench: $(STAMP_BASE)
 	$(BIN)/python -m benchmarks.throughput
+	$(BIN)/python -m benchmarks.scoring
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

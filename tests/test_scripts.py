@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from benchmarks import throughput
+from benchmarks import scoring, throughput
 from cardenvs import demo
 
 
@@ -32,3 +32,9 @@ def test_benchmark__writes_a_table_and_json(tmp_path, capsys):
     assert row["state_bytes_per_game"] < 1024
     assert json.loads(out.read_text())["games"]["piquet-v0"]["vector"]["1"]["num_envs"] == 1
     assert "vector N=8" in capsys.readouterr().out
+
+
+def test_scoring_benchmark__times_the_scorer(capsys):
+    rows = scoring.main(["--hands", "200"])
+    assert set(rows) == {"default", "pair -1, replace"} and all(v > 0 for v in rows.values())
+    assert "ns per hand" in capsys.readouterr().out

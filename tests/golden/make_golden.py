@@ -30,6 +30,11 @@ CASES = {
         ({"num_players": 3, "trump_option": 5}, 2),
         ({"trump_option": 3, "common_trumps": "H", "must_beat": True}, 3),
     ],
+    "four_aces-v0": [
+        ({"max_rounds": 2}, 0),
+        ({"num_players": 3, "episode": "deal"}, 1),
+        ({"num_players": 5, "joker_target_effect": "skip", "max_rounds": 1}, 2),
+    ],
 }
 
 
