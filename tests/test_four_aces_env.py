@@ -1,0 +1,804 @@
+"""Four Aces (``four_aces-v0``): the environment layers of DESIGN.md section 5 for 3-5 players.
+
+1. PettingZoo ``api_test`` and ``seed_test`` on several configurations, and the registry;
+2. hypothesis properties over random legal play: cards conserved, hand sizes between turns,
+   masks non-empty exactly while the game runs, observations inside their space, rewards
+   zero-sum, no hidden-information leak (spec 3-4, 8: exposed hands, the discard pile in order,
+   the stock size, each hidden-hand size, limits, jokers played and totals are public; each
+   hidden hand and the stock order are private);
+3. the batched engine equals the AEC env row for row; autoreset; bad actions name the row;
+4. the contract: action names, records and replays, reset options, config validation.
+
+State fields are reached with ``rules.field(state, name)`` (a writable view over all rows).
+Card masks are ``uint64`` with global ids ``suit * 13 + rank``; the jokers (52, 53) are never in
+the masks: the jokers a seat holds are the field ``jokers_held``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+
+import numpy as np
+import pettingzoo
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test, seed_test
+
+import cardenvs
+from cardenvs.games.four_aces import rules as R
+
+ENV_ID = "four_aces-v0"
+NUM_ACTIONS = 55
+ALL52 = (1 << 52) - 1
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+CARD_STRINGS = [f"{r}{s}" for s in "SHDC" for r in RANKS]
+DECK54 = CARD_STRINGS + ["JK", "JK"]
+
+CONFIGS = [
+    {"num_players": 3, "max_rounds": 2},
+    {"num_players": 4, "max_rounds": 2},
+    {"num_players": 5, "max_rounds": 2},
+    {"num_players": 4, "joker_target_effect": "skip", "max_rounds": 2},
+    {"num_players": 3, "allow_discard_draw": False, "max_rounds": 2},
+    {"num_players": 5, "run_mode": "replace", "max_rounds": 2},
+    {"num_players": 4, "episode": "deal", "reward": "score"},
+    {"num_players": 3, "episode": "deal", "joker_target_effect": "skip"},
+]
+CONFIG_IDS = ["-".join(f"{k}={v}" for k, v in c.items()) for c in CONFIGS]
+
+SETTINGS = settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+seeds = st.integers(min_value=0, max_value=2**31 - 1)
+configs = st.fixed_dictionaries(
+    {
+        "num_players": st.integers(3, 5),
+        "joker_target_effect": st.sampled_from(["none", "skip"]),
+        "allow_discard_draw": st.booleans(),
+        "run_mode": st.sampled_from(["additive", "replace"]),
+        "episode": st.sampled_from(["game", "deal"]),
+        "reward": st.sampled_from(["win", "score"]),
+        "max_rounds": st.sampled_from([1, 2]),
+    }
+)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+def bits(m: int) -> list[int]:
+    return [c for c in range(64) if (m >> c) & 1]
+
+
+def row_masks(s, b: int, name: str) -> list[int]:
+    return [int(x) for x in R.field(s, name)[b]]
+
+
+def undrawn(s, b: int) -> list[int]:
+    """The deck entries not drawn yet in row ``b`` (jokers included), from the top."""
+    pos = int(R.field(s, "stock_pos")[b])
+    return [int(c) for c in R.field(s, "deck")[b, pos:54]]
+
+
+def check_cards(s, P: int, where: str = "") -> None:
+    """Cards are conserved in every row of state ``s``; hand sizes fit the phase."""
+    for b in range(R.field(s, "deck").shape[0]):
+        deck = sorted(int(c) for c in R.field(s, "deck")[b])
+        assert deck == list(range(54)), f"{where}row {b}: deck is not the 54 cards: {deck}"
+        hidden, exposed = row_masks(s, b, "hidden"), row_masks(s, b, "exposed")
+        assert not any(hidden[P:]) and not any(exposed[P:]), f"{where}row {b}: seat beyond P"
+        n = int(R.field(s, "pile_n")[b])
+        pile = [int(c) for c in R.field(s, "pile")[b, :n]]
+        stock = undrawn(s, b)
+        parts = hidden[:P] + exposed[:P] + [sum(1 << c for c in pile)]
+        parts.append(sum(1 << c for c in stock if c < 52))
+        union, size = 0, 0
+        for m in parts:
+            assert m >> 52 == 0, f"{where}row {b}: a joker bit in a mask {m:#x}"
+            union |= m
+            size += bin(m).count("1")
+        assert len(set(pile)) == len(pile), f"{where}row {b}: pile repeats a card {pile}"
+        assert union == ALL52 and size == 52, (
+            f"{where}row {b}: cards not conserved: union {union:#x}, {size} cards"
+        )
+        held = [int(x) for x in R.field(s, "jokers_held")[b, :P]]
+        played = [int(x) for x in R.field(s, "jokers_played")[b, :P]]
+        in_stock = sum(c >= 52 for c in stock)
+        assert min(held + played) >= 0, f"{where}row {b}: negative jokers {held} {played}"
+        assert sum(held) + sum(played) + in_stock == 2, (
+            f"{where}row {b}: jokers held {held} + played {played} + stock {in_stock} != 2"
+        )
+        phase = int(R.field(s, "phase")[b])
+        if phase == R.PHASE_OVER:
+            continue
+        limit = [int(x) for x in R.field(s, "limit")[b, :P]]
+        cur = int(R.field(s, "current")[b])
+        for p in range(P):
+            assert 3 <= limit[p] <= 5, f"{where}row {b}: seat {p} limit {limit[p]}"
+            assert limit[p] == 3 + held[p] + played[p], (
+                f"{where}row {b}: seat {p} limit {limit[p]}, jokers {held[p]} + {played[p]}"
+            )
+            extra_h = int(p == cur and phase == R.PHASE_REDUCE_HIDDEN)
+            extra_e = int(p == cur and phase == R.PHASE_REDUCE_EXPOSED)
+            nh = bin(hidden[p]).count("1") + held[p]
+            ne = bin(exposed[p]).count("1")
+            assert nh == limit[p] + extra_h, (
+                f"{where}row {b}: seat {p} holds {nh} hidden items, limit {limit[p]} "
+                f"({R.PHASE_NAMES[phase]})"
+            )
+            assert ne == 3 + extra_e, f"{where}row {b}: seat {p} exposes {ne} cards"
+
+
+def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row (0 for rows without one)."""
+    legal = np.asarray(mask).astype(bool)
+    score = np.where(legal, rng.random(legal.shape), -1.0)
+    return score.argmax(axis=1).astype(np.int64)
+
+
+def aec_walk(env, rng, max_iter=200_000):
+    """Play one AEC episode with random legal actions; yield ``(agent, obs, reward, done)``."""
+    for agent in env.agent_iter(max_iter=max_iter):
+        obs, reward, term, trunc, _ = env.last()
+        done = term or trunc
+        yield agent, obs, reward, done
+        env.step(None if done else int(choose(obs["action_mask"][None, :], rng)[0]))
+
+
+def obs_block(i: int) -> str:
+    off = 0
+    for f in R.OBS_LAYOUT:
+        if i < off + f.size:
+            return f"{f.name}[{i - off}]"
+        off += f.size
+    return f"?{i}"
+
+
+def observe_state(venv, s, seats) -> np.ndarray:
+    own = venv.state
+    venv.state = s
+    try:
+        return venv.observe(seats)
+    finally:
+        venv.state = own
+
+
+# --- 1. PettingZoo conformance -----------------------------------------------------------------
+@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
+def test_four_aces__pettingzoo_api_test(config):
+    env = cardenvs.make(ENV_ID, **config)
+    api_test(env, num_cycles=300, verbose_progress=False)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
+def test_four_aces__pettingzoo_seed_test(config):
+    seed_test(lambda: cardenvs.make(ENV_ID, **config), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_four_aces__registered_with_pettingzoo(num_players):
+    assert ENV_ID in cardenvs.GAMES
+    env = pettingzoo.make("aec", f"cardenvs/{ENV_ID}", num_players=num_players)
+    assert isinstance(env.unwrapped, pettingzoo.AECEnv)
+    env.reset(seed=0)
+    agents = [f"player_{i}" for i in range(num_players)]
+    assert env.possible_agents == agents and env.agents == agents
+    for a in agents:
+        assert env.action_space(a).n == NUM_ACTIONS
+        assert env.observation_space(a).contains(env.observe(a))
+    default = pettingzoo.make("aec", f"cardenvs/{ENV_ID}")
+    default.reset(seed=0)
+    assert len(default.possible_agents) == 4  # four players by default
+
+
+# --- 2. hypothesis properties ------------------------------------------------------------------
+@SETTINGS
+@example(seed=0, action_seed=0, config={"num_players": 5, "joker_target_effect": "skip"})
+@example(seed=1, action_seed=2, config={"num_players": 3, "allow_discard_draw": False})
+@given(seed=seeds, action_seed=seeds, config=configs)
+def test_four_aces__cards_conserved_at_every_step(seed, action_seed, config):
+    P = R.Config(**config).num_players
+    venv = cardenvs.make_vector(ENV_ID, 6, seed=seed, **config)
+    rng = np.random.default_rng(action_seed)
+    _, mask, _ = venv.reset()
+    check_cards(venv.state, P, "after reset: ")
+    for t in range(250):  # more than a round in most rows (autoreset included)
+        _, mask, *_ = venv.step(choose(mask, rng))
+        check_cards(venv.state, P, f"step {t}: ")
+
+
+def test_four_aces__cards_check_can_fail():
+    venv = cardenvs.make_vector(ENV_ID, 2, seed=3, num_players=3)
+    venv.reset()
+    check_cards(venv.state, 3)
+    hidden = R.field(venv.state, "hidden")
+    hidden[1, 0] = hidden[1, 0] | hidden[1, 1]  # one card in two hands
+    with pytest.raises(AssertionError, match="row 1"):
+        check_cards(venv.state, 3)
+    venv.reset()
+    R.field(venv.state, "jokers_held")[0, 2] = 1  # a third joker
+    with pytest.raises(AssertionError, match="row 0"):
+        check_cards(venv.state, 3)
+
+
+@SETTINGS
+@example(seed=0, action_seed=0, config={"num_players": 4, "max_rounds": 1})
+@given(seed=seeds, action_seed=seeds, config=configs)
+def test_four_aces__aec_mask_nonempty_until_the_end_then_empty(seed, action_seed, config):
+    env = cardenvs.make(ENV_ID, **config)
+    env.reset(seed=seed)
+    core = env.unwrapped
+    state = core._engine.state
+    rng = np.random.default_rng(action_seed)
+    live = 0
+    for agent, obs, _, done in aec_walk(env, rng):
+        if done:
+            for a in env.possible_agents:
+                assert not env.observe(a)["action_mask"].any(), f"{a}: mask after the end"
+            continue
+        live += 1
+        legal = set(np.flatnonzero(obs["action_mask"]).tolist())
+        assert legal, f"{agent}: empty action mask before the end (step {live})"
+        assert legal == set(core.legal_actions())
+        for a in env.possible_agents:
+            if a != agent:
+                assert not env.observe(a)["action_mask"].any(), f"{a} may act out of turn"
+        seat = core.agent_name_mapping[agent]
+        assert int(R.field(state, "current")[0]) == seat
+        phase = int(R.field(state, "phase")[0])
+        if phase == R.PHASE_DRAW:
+            pile = int(R.field(state, "pile_n")[0]) > 0 and core.config.allow_discard_draw
+            assert legal == ({0, 1} if pile else {0})
+        elif phase == R.PHASE_REDUCE_HIDDEN:
+            hidden = {R.ACTION_DISCARD + c for c in bits(int(R.field(state, "hidden")[0, seat]))}
+            joker = {R.ACTION_JOKER} if R.field(state, "jokers_held")[0, seat] > 0 else set()
+            assert legal == hidden | joker
+        else:
+            assert phase == R.PHASE_REDUCE_EXPOSED
+            drawn = int(R.field(state, "drawn")[0])
+            exposed = bits(int(R.field(state, "exposed")[0, seat]))
+            assert drawn in exposed
+            assert legal == {R.ACTION_DISCARD + c for c in exposed if c != drawn}
+    assert not env.agents, "the episode did not end"
+    assert live > 0
+
+
+@SETTINGS
+@given(seed=seeds, action_seed=seeds, config=configs)
+def test_four_aces__vector_mask_nonempty_exactly_while_live(seed, action_seed, config):
+    n = 6
+    venv = cardenvs.make_vector(ENV_ID, n, seed=seed, autoreset=False, validate=False, **config)
+    rng = np.random.default_rng(action_seed)
+    _, mask, _ = venv.reset()
+    done = np.zeros(n, bool)
+    for _ in range(100_000):
+        live = R.field(venv.state, "phase") != R.PHASE_OVER
+        assert (live == ~done).all()
+        assert (mask.any(axis=1) == live).all(), f"rows {np.flatnonzero(mask.any(1) != live)}"
+        assert ((R.field(venv.state, "current") >= 0) == live).all()
+        if done.all():
+            break
+        _, mask, _, terminated, _, _ = venv.step(choose(mask, rng))
+        done |= terminated
+    assert done.all()
+    rounds = R.field(venv.state, "deal_no").astype(np.int64) + 1
+    assert (rounds <= (1 if config["episode"] == "deal" else config["max_rounds"])).all()
+
+
+@SETTINGS
+@example(seed=0, action_seed=0, config={"num_players": 5, "max_rounds": 1})
+@given(seed=seeds, action_seed=seeds, config=configs)
+def test_four_aces__observations_inside_their_space(seed, action_seed, config):
+    env = cardenvs.make(ENV_ID, **config)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(action_seed)
+    P = R.Config(**config).num_players
+    for i, _ in enumerate(aec_walk(env, rng)):
+        if i % 3:
+            continue
+        for a in env.possible_agents:
+            space = env.observation_space(a)
+            ob = env.observe(a)
+            x, m = ob["observation"], ob["action_mask"]
+            assert x.shape == (R.OBS_DIM,) and x.dtype == np.float32
+            bad = np.flatnonzero((x < space["observation"].low) | (x > space["observation"].high))
+            assert space["observation"].contains(x), (
+                f"{a}: observation outside its space at {[obs_block(i) for i in bad]}: "
+                f"{x[bad].tolist()}"
+            )
+            assert space["action_mask"].contains(m)
+            assert x[R.O_SEATS : R.O_SEATS + 5].tolist() == [1.0] * P + [0.0] * (5 - P)
+
+
+@SETTINGS
+@example(seed=2, action_seed=0, config={"num_players": 3, "reward": "score", "episode": "deal"})
+@example(seed=2, action_seed=0, config={"num_players": 5, "reward": "win", "max_rounds": 2})
+@given(seed=seeds, action_seed=seeds, config=configs)
+def test_four_aces__rewards_zero_sum_and_match_the_reward_table(seed, action_seed, config):
+    n = 8
+    venv = cardenvs.make_vector(ENV_ID, n, seed=seed, autoreset=False, validate=False, **config)
+    cfg, P = venv.config, venv.config.num_players
+    rng = np.random.default_rng(action_seed)
+    _, mask, _ = venv.reset()
+    done = np.zeros(n, bool)
+    final = np.full((n, P), np.nan)
+    for _ in range(100_000):
+        if done.all():
+            break
+        _, mask, rewards, terminated, _, _ = venv.step(choose(mask, rng))
+        assert np.abs(rewards.sum(axis=1)).max() < 1e-4, f"not zero-sum: {rewards}"
+        new = terminated & ~done
+        assert (rewards[~new] == 0).all(), "reward paid on a step that did not end the episode"
+        final[new] = rewards[new]
+        done |= terminated
+    assert done.all()
+    s = venv.state
+    for b in range(n):
+        totals = [int(x) for x in R.field(s, "total")[b, :P]]
+        last = [int(x) for x in R.field(s, "last_points")[b, :P]]
+        winners = [int(x) for x in R.field(s, "winners")[b, :P]]
+        if cfg.reward == "score":
+            src = last if cfg.episode == "deal" else totals
+            expected = [v - np.mean(src) for v in src]
+        else:
+            k = sum(winners)
+            expected = [0.0] * P if k in (0, P) else [1 / k if w else -1 / (P - k) for w in winners]
+        assert np.allclose(final[b], expected, atol=1e-4), (b, final[b], expected, totals)
+
+
+# --- no hidden-information leak ----------------------------------------------------------------
+def swap_cards(s, b: int, a: int, c: int) -> None:
+    """Exchange cards ``a`` and ``c`` in row ``b``: in every hidden hand and the deck order."""
+    hidden = R.field(s, "hidden")
+    for p in range(5):
+        m = int(hidden[b, p])
+        if ((m >> a) & 1) != ((m >> c) & 1):
+            hidden[b, p] = np.uint64(m ^ ((1 << a) | (1 << c)))
+    deck = R.field(s, "deck")
+    ia = int(np.flatnonzero(deck[b] == a)[0])
+    ic = int(np.flatnonzero(deck[b] == c)[0])
+    deck[b, ia], deck[b, ic] = c, a
+
+
+def pick_hidden_swap(s, P: int, b: int, seat: int, rng):
+    """Two cards whose places ``seat`` cannot know: two other hidden hands, another hidden hand
+    and the undrawn stock, or two undrawn stock entries (jokers included: the stock order)."""
+    hidden = row_masks(s, b, "hidden")
+    stock = undrawn(s, b)
+    others = [p for p in range(P) if p != seat]
+    kinds = []
+    for i, o1 in enumerate(others):
+        for o2 in others[i + 1 :]:
+            kinds.append(("hidden-hidden", bits(hidden[o1]), bits(hidden[o2])))
+        kinds.append(("hidden-stock", bits(hidden[o1]), [c for c in stock if c < 52]))
+    kinds.append(("stock-stock", stock, stock))
+    for k in rng.permutation(len(kinds)).tolist():
+        name, xs, ys = kinds[k]
+        pairs = [(x, y) for x in xs for y in ys if x != y]
+        if pairs:
+            x, y = pairs[int(rng.integers(len(pairs)))]
+            return name, x, y
+    return None
+
+
+def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
+    """Relabel hidden cards in every row: ``seat``'s observation must not move. Then exchange a
+    card of its own hidden hand with another seat's hidden card: it must move."""
+    n, P = venv.num_envs, venv.config.num_players
+    seats = np.full(n, seat, np.int64)
+    before = venv.observe(seats)
+    hidden = copy.deepcopy(venv.state)
+    control = copy.deepcopy(venv.state)
+    swaps: dict[int, list] = {}
+    live = R.field(venv.state, "phase") != R.PHASE_OVER
+    for b in range(n):
+        for _ in range(2):
+            pick = pick_hidden_swap(hidden, P, b, seat, rng)
+            if pick is not None:
+                swap_cards(hidden, b, pick[1], pick[2])
+                swaps.setdefault(b, []).append(pick)
+                tested[pick[0]] += 1
+        mine = bits(int(R.field(control, "hidden")[b, seat]))
+        other = bits(int(R.field(control, "hidden")[b, (seat + 1) % P]))
+        swap_cards(control, b, int(rng.choice(mine)), int(rng.choice(other)))
+    R.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    check_cards(hidden, P, "relabelled state: ")
+    after = observe_state(venv, hidden, seats)
+    diff = np.flatnonzero((after != before).any(axis=1))
+    if diff.size:
+        b = int(diff[0])
+        idx = np.flatnonzero(after[b] != before[b])
+        raise AssertionError(
+            f"information leak: seat {seat}, row {b}: exchanging hidden cards {swaps.get(b)} "
+            f"changed {[obs_block(i) for i in idx]} from {before[b, idx]} to {after[b, idx]}"
+        )
+    moved = (observe_state(venv, control, seats) != before).any(axis=1)
+    assert moved[live].all(), f"seat {seat}: rows {np.flatnonzero(live & ~moved)} ignore own hand"
+
+
+@SETTINGS
+@example(seed=0, action_seed=0, config={"num_players": 3, "joker_target_effect": "skip"})
+@example(seed=1, action_seed=1, config={"num_players": 5, "allow_discard_draw": False})
+@given(
+    seed=seeds,
+    action_seed=seeds,
+    config=st.fixed_dictionaries(
+        {
+            "num_players": st.integers(3, 5),
+            "joker_target_effect": st.sampled_from(["none", "skip"]),
+            "allow_discard_draw": st.booleans(),
+        }
+    ),
+)
+def test_four_aces__no_hidden_information_leak(seed, action_seed, config):
+    n = 4
+    P = config["num_players"]
+    venv = cardenvs.make_vector(ENV_ID, n, seed=seed, **config)
+    rng = np.random.default_rng(action_seed)
+    _, mask, _ = venv.reset()
+    tested: Counter = Counter()
+    for t in range(60):
+        if t % 2 == 0:
+            for seat in range(P):
+                view = venv.observe(seat)
+                for b in range(n):
+                    own = bits(int(R.field(venv.state, "hidden")[b, seat]))
+                    got = np.flatnonzero(view[b, R.O_HIDDEN : R.O_HIDDEN + 52]).tolist()
+                    assert got == own, f"row {b}, seat {seat}: hidden block {got} != {own}"
+                check_no_leak(venv, seat, rng, tested)
+        _, mask, *_ = venv.step(choose(mask, rng))
+    assert {"hidden-hidden", "hidden-stock", "stock-stock"} <= set(tested), tested
+
+
+def test_four_aces__leak_check_can_fail():
+    """An observation that read another player's hidden hand would be caught."""
+    venv = cardenvs.make_vector(ENV_ID, 4, seed=11, num_players=3)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    real_observe = venv.observe
+
+    def leaky_observe(seats):
+        out = real_observe(seats)
+        s = np.broadcast_to(np.asarray(seats), (venv.num_envs,))
+        nxt = R.field(venv.state, "hidden")[np.arange(venv.num_envs), (s + 1) % 3]
+        out[:, -1] = (nxt % np.uint64(997)).astype(np.float32)
+        return out
+
+    venv.observe = leaky_observe
+    with pytest.raises(AssertionError, match="information leak"):
+        for _ in range(8):
+            check_no_leak(venv, 0, rng, Counter())
+
+
+def test_four_aces__public_information_is_observed():
+    """Exposed hands, the pile in order and its top, hidden sizes and the stock size are shown."""
+    venv = cardenvs.make_vector(ENV_ID, 3, seed=5, num_players=4, joker_target_effect="skip")
+    _, mask, _ = venv.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        _, mask, *_ = venv.step(choose(mask, rng))
+    s = venv.state
+    for seat in range(4):
+        view = venv.observe(seat)
+        for b in range(3):
+            x = view[b]
+            for k in range(4):
+                p = (seat + k) % 4
+                block = x[R.O_EXPOSED + 52 * k : R.O_EXPOSED + 52 * (k + 1)]
+                assert np.flatnonzero(block).tolist() == bits(int(R.field(s, "exposed")[b, p]))
+                size = bin(int(R.field(s, "hidden")[b, p])).count("1")
+                size += int(R.field(s, "jokers_held")[b, p])
+                assert x[R.O_HSIZE + k] == pytest.approx(size / 5)
+            n = int(R.field(s, "pile_n")[b])
+            pile = [int(c) for c in R.field(s, "pile")[b, :n]]
+            assert n > 0
+            order = x[R.O_PILE : R.O_PILE + 52]
+            assert [int(c) for c in np.argsort(order)[-n:]] == pile
+            assert np.flatnonzero(x[R.O_TOP : R.O_TOP + 52]).tolist() == [pile[-1]]
+            assert x[R.O_STOCK] == pytest.approx(len(undrawn(s, b)) / 54)
+
+
+# --- 3. vector engine == AEC env ---------------------------------------------------------------
+def aec_envs(seed: int, n: int, **config):
+    envs = [cardenvs.make(ENV_ID, **config) for _ in range(n)]
+    for b, env in enumerate(envs):
+        env.reset(seed=seed + b)
+    return envs
+
+
+def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
+    agent = env.agent_selection
+    assert agent == f"player_{int(current)}", f"row {b}: {agent} vs seat {current}"
+    o = env.observe(agent)
+    assert np.array_equal(o["observation"], obs_row), f"row {b}: observations differ"
+    assert np.array_equal(o["action_mask"], mask_row), f"row {b}: masks differ"
+    own = env.unwrapped._engine.state
+    for name in ("m", "v", "f"):
+        assert np.array_equal(getattr(own, name)[0], getattr(vec.state, name)[b]), (
+            f"row {b}: state array {name} differs"
+        )
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"num_players": 3, "max_rounds": 2},
+        {"num_players": 5, "joker_target_effect": "skip", "max_rounds": 2},
+        {"num_players": 4, "allow_discard_draw": False, "reward": "score", "max_rounds": 2},
+        {"num_players": 4, "run_mode": "replace", "episode": "deal", "reward": "score"},
+    ],
+    ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()),
+)
+def test_four_aces__vector_rows_equal_aec_envs(config):
+    n, seed = 3, 100
+    P = R.Config(**config).num_players
+    vec = cardenvs.make_vector(
+        ENV_ID, num_envs=n, seed=seed, autoreset=False, validate=False, **config
+    )
+    obs, mask, info = vec.reset()
+    assert obs.shape == (n, R.OBS_DIM) and obs.dtype == np.float32
+    assert mask.shape == (n, NUM_ACTIONS) and mask.dtype == np.int8
+    envs = aec_envs(seed, n, **config)
+    for b in range(n):
+        assert_row_matches_env(envs[b], vec, b, obs[b], mask[b], info["current_player"][b])
+    g = np.random.default_rng(0)
+    done = np.zeros(n, bool)
+    for t in range(50_000):
+        actions = choose(mask, g)
+        obs, mask, rewards, terminated, truncated, info = vec.step(actions)
+        assert not truncated.any()
+        for b in range(n):
+            if done[b]:
+                assert rewards[b].tolist() == [0.0] * P and mask[b].sum() == 0
+                continue
+            env = envs[b]
+            env.step(int(actions[b]))
+            if all(env.terminations.values()):
+                assert terminated[b], f"row {b} should have ended"
+                assert rewards[b].tolist() == [env.rewards[f"player_{p}"] for p in range(P)]
+                assert mask[b].sum() == 0
+                done[b] = True
+            else:
+                assert not terminated[b]
+                assert rewards[b].tolist() == [0.0] * P
+                assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
+        if t % 11 == 0:
+            for seat in range(P):
+                view = vec.observe(seat)
+                for b in np.flatnonzero(~done).tolist():
+                    ref = envs[b].observe(f"player_{seat}")["observation"]
+                    assert np.array_equal(view[b], ref), f"row {b}, seat {seat}"
+        if done.all():
+            break
+    assert done.all(), "some rows never finished"
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"num_players": 3, "episode": "deal"}, {"num_players": 5, "max_rounds": 1}],
+    ids=["3p-deal", "5p-game"],
+)
+def test_four_aces__autoreset_reports_end_then_fresh_episode(config):
+    n, seed = 2, 60
+    P = R.Config(**config).num_players
+    vec = cardenvs.make_vector(ENV_ID, num_envs=n, seed=seed, **config)
+    obs, mask, info = vec.reset()
+    envs = aec_envs(seed, n, **config)
+    g = np.random.default_rng(3)
+    episodes = np.zeros(n, int)
+    for _ in range(20_000):
+        actions = choose(mask, g)
+        obs, mask, rewards, terminated, _, info = vec.step(actions)
+        for b in range(n):
+            env = envs[b]
+            env.step(int(actions[b]))
+            ended = all(env.terminations.values())
+            assert bool(terminated[b]) == ended
+            if ended:
+                assert rewards[b].tolist() == [env.rewards[f"player_{p}"] for p in range(P)]
+                assert mask[b].sum() > 0  # the next episode has started
+                episodes[b] += 1
+                old_deck = env.unwrapped.record()["deals"][0]["deck"]
+                env.reset()  # the next episode of the same seed
+                assert env.unwrapped.record()["deals"][0]["deck"] != old_deck
+                assert int(R.field(vec.state, "deal_no")[b]) == 0
+                assert (R.field(vec.state, "total")[b, :P] == 0).all()
+                assert int(R.field(vec.state, "phase")[b]) == R.PHASE_DRAW
+            else:
+                assert rewards[b].tolist() == [0.0] * P
+            assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
+        if (episodes >= 2).all():
+            break
+    assert (episodes >= 2).all(), episodes
+
+
+@pytest.mark.parametrize(("row", "action"), [(0, 55), (2, 999), (1, -1)])
+def test_four_aces__out_of_range_action_names_row_and_action(row, action):
+    vec = cardenvs.make_vector(ENV_ID, num_envs=3, seed=0, num_players=3)
+    _, mask, _ = vec.reset()
+    actions = choose(mask, np.random.default_rng(0))
+    actions[row] = action
+    with pytest.raises(ValueError) as e:
+        vec.step(actions)
+    msg = str(e.value)
+    assert f"row {row}" in msg and str(action) in msg
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_four_aces__illegal_action_names_row_and_changes_nothing(num_players):
+    n = 3
+    vec = cardenvs.make_vector(ENV_ID, num_envs=n, seed=20, num_players=num_players)
+    _, mask, _ = vec.reset()
+    assert int(R.field(vec.state, "pile_n")[2]) == 0  # nothing to take from the pile yet
+    before = [vec.observe(s).copy() for s in range(num_players)]
+    state_before = copy.deepcopy(vec.state)
+    g = np.random.default_rng(1)
+    for bad in (R.ACTION_DRAW_DISCARD, R.ACTION_JOKER, R.ACTION_DISCARD + 5):
+        assert mask[2, bad] == 0
+        actions = choose(mask, g)
+        actions[2] = bad
+        with pytest.raises(ValueError) as e:
+            vec.step(actions)
+        msg = str(e.value)
+        assert "row 2" in msg and str(bad) in msg
+    assert np.array_equal(vec.state.m, state_before.m)
+    assert np.array_equal(vec.state.f, state_before.f)
+    assert np.array_equal(vec.state.v, state_before.v)
+    for s in range(num_players):
+        assert np.array_equal(vec.observe(s), before[s])
+
+
+# --- 4. the contract ---------------------------------------------------------------------------
+def test_four_aces__action_name_id_round_trip():
+    core = cardenvs.make(ENV_ID).unwrapped
+    vec = cardenvs.make_vector(ENV_ID, 1)
+    names = [core.action_name(a) for a in range(NUM_ACTIONS)]
+    assert len(set(names)) == NUM_ACTIONS
+    for a, name in enumerate(names):
+        assert core.action_id(name) == a
+        assert vec.action_name(a) == name and vec.action_id(name) == a
+    assert names[:2] == ["draw stock", "draw discard"]
+    assert names[2:54] == [f"discard {c}" for c in CARD_STRINGS]
+    assert names[54] == "joker"
+    with pytest.raises(ValueError):
+        core.action_name(NUM_ACTIONS)
+    with pytest.raises(ValueError):
+        core.action_id("discard JK")
+
+
+def random_record(seed: int, options=None, **config) -> dict:
+    env = cardenvs.make(ENV_ID, **config)
+    env.reset(seed=seed, options=options)
+    for _ in aec_walk(env, np.random.default_rng(seed)):
+        pass
+    return env.unwrapped.record()
+
+
+RECORD_CONFIGS = [
+    {"num_players": 3, "max_rounds": 2},
+    {"num_players": 5, "joker_target_effect": "skip", "max_rounds": 2},
+    {"num_players": 4, "allow_discard_draw": False, "run_mode": "replace", "max_rounds": 1},
+    {"num_players": 4, "episode": "deal", "reward": "score"},
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(
+    "config", RECORD_CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items())
+)
+def test_four_aces__record_is_complete_and_replays(seed, config):
+    rec = random_record(seed, **config)
+    cfg = R.Config(**config)
+    P = cfg.num_players
+    assert json.loads(json.dumps(rec)) == rec
+    assert set(rec) == {"game", "version", "config", "seed", "deals", "result"}
+    assert rec["game"] == "four_aces" and rec["version"] == 0
+    assert rec["config"] == cfg.to_dict() and rec["seed"] == seed
+    assert rec["result"]["rounds"] == len(rec["deals"])
+    assert len(rec["deals"]) <= (1 if cfg.episode == "deal" else cfg.max_rounds)
+    for deal in rec["deals"]:
+        assert sorted(deal["deck"]) == sorted(DECK54)
+        assert 0 <= deal["dealer"] < P and len(deal["points"]) == P
+        assert deal["actions"][0][0] == (deal["dealer"] + 1) % P  # the dealer's left starts
+    assert cardenvs.replay(rec) == rec
+    assert cardenvs.replay(json.loads(json.dumps(rec))) == rec
+
+
+@pytest.mark.parametrize("joker_at", [[0, 5], [40, 53], [2, 50]], ids=["dealt", "stock", "mix"])
+def test_four_aces__deck_with_two_jokers_replays(joker_at):
+    rest = [str(c) for c in np.random.default_rng(sum(joker_at)).permutation(CARD_STRINGS)]
+    deck = list(rest)
+    for i in joker_at:
+        deck.insert(i, "JK")
+    assert len(deck) == 54
+    rec = random_record(3, options={"deck": deck, "dealer": 1}, num_players=4, max_rounds=1)
+    first = rec["deals"][0]
+    assert first["dealer"] == 1 and first["deck"].count("JK") == 2
+    # the natural cards are dealt in the given order; dealt jokers are set aside into the stock
+    assert [c for c in first["deck"] if c != "JK"] == rest
+    if min(joker_at) >= 24:
+        assert first["deck"] == deck
+    else:
+        assert "JK" not in first["deck"][:24]
+    assert cardenvs.replay(rec) == rec
+
+
+def test_four_aces__replay_detects_tampering():
+    rec = random_record(7, num_players=3, max_rounds=1)
+    bad = copy.deepcopy(rec)
+    seat = bad["deals"][0]["actions"][0][0]
+    bad["deals"][0]["actions"][0][0] = (seat + 1) % 3
+    with pytest.raises(ValueError):
+        cardenvs.replay(bad)
+    bad = copy.deepcopy(rec)
+    bad["deals"][-1]["points"][0] += 1
+    with pytest.raises(ValueError):
+        cardenvs.replay(bad)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"deck": DECK54[:-1]}, ["54", "53"]),
+        ({"deck": DECK54[1:] + ["3S"]}, ["more than once", "'3S'"]),
+        ({"deck": CARD_STRINGS + ["JK", "JK", "JK"]}, ["JK"]),
+        ({"deck": CARD_STRINGS + ["JK", "2S"]}, ["more than once", "'2S'"]),
+        ({"deck": ["ZZ"] + DECK54[1:]}, ["'ZZ'"]),
+        ({"dealer": 3}, ["dealer", "0..2", "3"]),
+        ({"dealer": -1}, ["dealer", "0..2"]),
+    ],
+    ids=["deck-53", "deck-dup", "deck-3-jokers", "deck-1-joker-dup", "deck-zz", "dealer-3", "neg"],
+)
+def test_four_aces__bad_reset_options_raise(options, expected):
+    for make in (
+        lambda: cardenvs.make(ENV_ID, num_players=3),
+        lambda: cardenvs.make_vector(ENV_ID, 2, num_players=3),
+    ):
+        env = make()
+        with pytest.raises(ValueError) as e:
+            env.reset(seed=0, options=options)
+        for text in expected:
+            assert text in str(e.value), (text, str(e.value))
+
+
+@pytest.mark.parametrize(("num_players", "dealer"), [(3, 2), (4, 0), (5, 4)])
+def test_four_aces__deck_and_dealer_options_fix_the_first_deal(num_players, dealer):
+    deck = [str(c) for c in np.random.default_rng(dealer).permutation(CARD_STRINGS)] + ["JK"] * 2
+    env = cardenvs.make(ENV_ID, num_players=num_players)
+    env.reset(seed=11, options={"deck": deck, "dealer": dealer})
+    assert env.unwrapped.record()["deals"][0]["deck"] == deck
+    assert env.agent_selection == f"player_{(dealer + 1) % num_players}"
+    state = env.unwrapped._engine.state
+    for i in range(num_players):
+        seat = (dealer + 1 + i) % num_players
+        ids = [CARD_STRINGS.index(c) for c in deck[6 * i : 6 * i + 6]]
+        assert bits(int(R.field(state, "hidden")[0, seat])) == sorted(ids[:3])
+        assert bits(int(R.field(state, "exposed")[0, seat])) == sorted(ids[3:])
+    assert int(R.field(state, "stock_pos")[0]) == 6 * num_players
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        ({"num_players": 2}, ["num_players", "2", "3..5"]),
+        ({"num_players": 6}, ["num_players", "6", "3..5"]),
+        ({"pair_value": 0}, ["pair_value", "0"]),
+        ({"run2_value": 0}, ["run2_value", "0"]),
+        ({"joker_target_effect": "steal"}, ["joker_target_effect", "'steal'"]),
+        ({"max_rounds": 0}, ["max_rounds"]),
+        ({"jokers": 3}, ["unknown config option", "jokers"]),
+    ],
+    ids=["players-2", "players-6", "pair-0", "run2-0", "joker-effect", "rounds-0", "unknown"],
+)
+def test_four_aces__bad_config_raises(config, expected):
+    for make in (
+        lambda: cardenvs.make(ENV_ID, **config),
+        lambda: cardenvs.make_vector(ENV_ID, 2, **config),
+    ):
+        with pytest.raises(ValueError) as e:
+            make()
+        for text in expected:
+            assert text in str(e.value), (text, str(e.value))
