@@ -34,7 +34,10 @@ Choices where the spec leaves things open
 - ``run_mode="replace"`` (5.5): a suit whose cards form one single run scores only that run's
   value; any other suit scores its suit-group value and no run.
 - ``pair_value=-1`` (S3 reading, 5.5): a rank group of exactly two that is not part of a bigger
-  combination costs −1 (pairs are mandatory); ``run2_value=-1`` likewise for 2-card runs.
+  combination costs −1 (pairs are mandatory); ``run2_value=-1``: a maximal run of exactly two
+  costs −1. Runs longer than five score their best split into pieces of 1 (worth 0) to 5 cards,
+  so under ``run2_value=-1`` a 7-run scores 14 (5 + 1 + 1), not 13 (5 + 2).
+- Scoring a hand (``score_mask``) takes about 0.3–0.4 µs in the kernel (``benchmarks/scoring.py``).
 - ``joker_target_effect="skip"`` (A3 alternative): the left neighbour misses his next turn.
 - The whole discard pile is public, in order (A18); the observation encodes each pile card's
   position from the bottom.
@@ -119,10 +122,15 @@ SUIT_VALUE = np.array([0, 0, -2, 0, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6], np.int64)
 
 
 def _run_table(run2: int) -> list[int]:
+    """Value of a maximal same-suit run by length: 2-5 as the table (5.3 C), longer runs as their
+    best split into pieces of 1 (worth 0) to 5 cards (f(6) = 14, f(7) = 15, f(8) = 16)."""
     base = {2: run2, 3: 2, 4: 6, 5: 14}
     f = [0, 0]
     for n in range(2, 14):
-        f.append(max([f[n - 1]] + [f[n - k] + v for k, v in base.items() if k <= n]))
+        if n <= 5:
+            f.append(base[n])  # a run of 2-5 scores its own line, also when that is negative
+        else:
+            f.append(max([f[n - 1]] + [f[n - k] + v for k, v in base.items()]))
     return f
 
 
@@ -785,8 +793,12 @@ def deck_strings(s: PackedState, b: int) -> list[str]:
 
 def _natural_mask(cards) -> int:
     ids = [DECK.check_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]
-    if len(set(ids)) != len(ids):
-        dup = sorted({format_card(c) for c in ids if ids.count(c) > 1})
+    jokers = [c for c in ids if c in (JOKER_1, JOKER_2)]
+    if len(jokers) > 2:  # ("JK" twice names both jokers, as in a deck order)
+        raise ValueError(f"there are only two jokers; got {len(jokers)}")
+    naturals = [c for c in ids if c < 52]
+    if len(set(naturals)) != len(naturals):
+        dup = sorted({format_card(c) for c in naturals if naturals.count(c) > 1})
         raise ValueError(f"cards listed more than once: {dup}")
     m = 0
     for c in ids:
