@@ -357,7 +357,7 @@ field = LAYOUT.field  # field(state, name): a writable view of one named field o
 OBS_LAYOUT = (
     ObsField("hand", 36, 1.0, "own hand (empty until the trump choice is over)"),
     ObsField("played", 4 * 36, 1.0, "cards each seat played this hand (seat blocks)"),
-    ObsField("trick", 4 * 36, 1.0, "the card each seat put on the current trick"),
+    ObsField("table", 36, 1.0, "cards on the current trick (who played each: see played)"),
     ObsField("main_card", 36, 1.0, "M: the main card of the current trick"),
     ObsField("main_suit", 4, 1.0, "S: the main suit, one-hot"),
     ObsField("win_seat", 4, 1.0, "seat whose card takes the trick now, one-hot"),
@@ -387,8 +387,8 @@ OBS_LAYOUT = (
 )
 _OFF = layout_offsets(OBS_LAYOUT)
 OBS_DIM = sum(f.size for f in OBS_LAYOUT)
-O_HAND, O_PLAYED, O_TRICK, O_MAIN_CARD, O_MAIN_SUIT = (
-    _OFF[k] for k in ("hand", "played", "trick", "main_card", "main_suit")
+O_HAND, O_PLAYED, O_TABLE, O_MAIN_CARD, O_MAIN_SUIT = (
+    _OFF[k] for k in ("hand", "played", "table", "main_card", "main_suit")
 )
 O_WIN_SEAT, O_WIN_TYPE, O_FIGHTBACK, O_TRUMPS, O_CLASS, O_DECL = (
     _OFF[k] for k in ("win_seat", "win_type", "fightback", "trumps", "suit_class", "decl")
@@ -980,9 +980,9 @@ def _observe(s, b, cfg, seat, out):
     P = _np(cfg)
     ph = s.f[b, F_PHASE]
     # card planes of present seats are written whole; zero the rest
-    for i in range(O_PLAYED + 36 * P, O_TRICK):
+    for i in range(O_PLAYED + 36 * P, O_TABLE):
         out[i] = 0.0
-    for i in range(O_TRICK, OBS_DIM):
+    for i in range(O_MAIN_CARD, OBS_DIM):
         out[i] = 0.0
     _planes(s.m[b, M_HAND + seat] if ph != PHASE_TRUMP else np.uint64(0), out, O_HAND)
     for k in range(P):
@@ -999,11 +999,12 @@ def _observe(s, b, cfg, seat, out):
         out[O_SEATS + k] = 1.0
         if p == s.f[b, F_DEALER]:
             out[O_DEALER + k] = 1.0
+    table = np.uint64(0)
     for i in range(s.f[b, F_TRICK_N]):
-        k = (s.f[b, F_TRICK_SEATS + i] - seat) % P
-        out[O_TRICK + 36 * k + lid(s.f[b, F_TRICK_CARDS + i])] = 1.0
-        if i == 0:
-            out[O_LEADER + k] = 1.0
+        table |= bit(s.f[b, F_TRICK_CARDS + i])
+    _planes(table, out, O_TABLE)
+    if s.f[b, F_TRICK_N] > 0:
+        out[O_LEADER + (s.f[b, F_TRICK_SEATS] - seat) % P] = 1.0
     if s.f[b, F_TRICK_N] > 0:
         out[O_MAIN_CARD + lid(s.f[b, F_MAIN_CARD])] = 1.0
         out[O_MAIN_SUIT + s.f[b, F_MAIN_SUIT]] = 1.0
