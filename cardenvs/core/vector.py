@@ -182,14 +182,16 @@ class CardVectorEnv:
         n = self.num_envs
         if seed is None and not self._started:
             seed = self._seed_arg
-        if seed is not None or not self._started:
-            self.seed = check_seed(seed)
-            base = np.uint64(self.seed)
-            self._keys = np.array([key_from_seed(int(base) + b) for b in range(n)], np.uint64)
+        # validate everything before changing anything, so a bad call leaves the engine usable
+        reseed = seed is not None or not self._started
+        seed = check_seed(seed) if reseed else self.seed
+        decks, dealers = self._parse_options(options)
+        if reseed:
+            self.seed = seed
+            self._keys = np.array([key_from_seed(seed + b) for b in range(n)], np.uint64)
             self._episodes = np.zeros(n, np.uint64)
         else:
             self._episodes = self._episode.astype(np.uint64) + np.uint64(1)
-        decks, dealers = self._parse_options(options)
         self.game.reset_rows(
             self.state,
             self._cfg,
