@@ -452,3 +452,13 @@ def test_vector__random_legal_is_seeded_uniformish_and_flags_empty_rows():
     assert set(seen) == {3, 10, 64}
     assert min(counts.values()) > 60
     assert seq_a != seq_c
+
+
+def test_vector__bad_reset_changes_nothing():
+    vec = cardenvs.make_vector(ENV_ID, num_envs=2, seed=5)
+    obs, _, _ = vec.reset()
+    before = obs.copy()
+    with pytest.raises(ValueError, match="options\\['deck'\\]"):
+        vec.reset(seed=9, options={"deck": ["AS"]})
+    assert vec.seed == 5
+    np.testing.assert_array_equal(vec.observe(vec.current_player), before)
