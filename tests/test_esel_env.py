@@ -17,12 +17,15 @@ Esel uses ranks 4..12 (6..A).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 
+import harness
 import numpy as np
 import pettingzoo
 import pytest
+from harness import assert_row_matches_env, bits, choose, obs_block_name, observe_state
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
@@ -62,6 +65,13 @@ SETTINGS = settings(
 seeds = st.integers(min_value=0, max_value=2**31 - 1)
 
 
+def obs_block(i: int) -> str:
+    return obs_block_name(R.OBS_LAYOUT, i)
+
+
+aec_envs = functools.partial(harness.aec_envs, ENV_ID)
+
+
 def config_strategy(max_hands=(1, 2, 3)):
     """Random configurations; ``max_hands`` keeps whole games short where a test plays them."""
     return st.fixed_dictionaries(
@@ -85,10 +95,6 @@ def popcount(x) -> np.ndarray:
     """Bits set in each uint64 of ``x``."""
     x = np.ascontiguousarray(x, dtype=np.uint64)
     return np.unpackbits(x.view(np.uint8).reshape(*x.shape, 8), axis=-1).sum(-1).astype(np.int64)
-
-
-def bits(m: int) -> list[int]:
-    return [c for c in range(64) if (m >> c) & 1]
 
 
 def local(c: int) -> int:
@@ -201,13 +207,6 @@ def check_cards(s, P: int, where: str = "") -> None:
             )
 
 
-def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row (0 for rows without one)."""
-    legal = np.asarray(mask).astype(bool)
-    score = np.where(legal, rng.random(legal.shape), -1.0)
-    return score.argmax(axis=1).astype(np.int64)
-
-
 def aec_walk(env, rng, max_iter=100_000):
     """Play one AEC episode with random legal actions; yield ``(agent, obs, reward, done)``
     (what ``env.last()`` says) before each step, dead steps included."""
@@ -216,25 +215,6 @@ def aec_walk(env, rng, max_iter=100_000):
         done = term or trunc
         yield agent, obs, reward, done
         env.step(None if done else int(choose(obs["action_mask"][None, :], rng)[0]))
-
-
-def obs_block(i: int) -> str:
-    off = 0
-    for f in R.OBS_LAYOUT:
-        if i < off + f.size:
-            return f"{f.name}[{i - off}]"
-        off += f.size
-    return f"?{i}"
-
-
-def observe_state(venv, s, seats) -> np.ndarray:
-    """``venv.observe(seats)`` computed on state ``s`` instead of the engine's own."""
-    own = venv.state
-    venv.state = s
-    try:
-        return venv.observe(seats)
-    finally:
-        venv.state = own
 
 
 # --- 1. PettingZoo conformance -----------------------------------------------------------------
@@ -773,26 +753,6 @@ def test_esel__trump_choice_hides_every_hand_even_from_its_holder():
 
 
 # --- 3. vector engine == AEC env ---------------------------------------------------------------
-def aec_envs(seed: int, n: int, **config):
-    envs = [cardenvs.make(ENV_ID, **config) for _ in range(n)]
-    for b, env in enumerate(envs):
-        env.reset(seed=seed + b)
-    return envs
-
-
-def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
-    agent = env.agent_selection
-    assert agent == f"player_{int(current)}", f"row {b}: {agent} vs seat {current}"
-    o = env.observe(agent)
-    assert np.array_equal(o["observation"], obs_row), f"row {b}: observations differ"
-    assert np.array_equal(o["action_mask"], mask_row), f"row {b}: masks differ"
-    own = env.unwrapped._engine.state
-    for name in ("m", "v", "f"):
-        assert np.array_equal(getattr(own, name)[0], getattr(vec.state, name)[b]), (
-            f"row {b}: state array {name} differs"
-        )
-
-
 @pytest.mark.parametrize(
     "config",
     [

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import act, legal_names, seat_of
 
 import cardenvs
 from cardenvs.core.cards import format_card, parse_cards
@@ -47,19 +48,6 @@ def new_env(**config):
 
 def field(core, name):
     return R.field(core._engine.state, name)[0]
-
-
-def seat_of(env) -> int:
-    return env.unwrapped.agent_name_mapping[env.agent_selection]
-
-
-def act(env, core, *names):
-    for name in names:
-        env.step(core.action_id(name))
-
-
-def legal_names(core) -> set[str]:
-    return {core.action_name(a) for a in core.legal_actions()}
 
 
 def legal_cards(core) -> set[str]:

@@ -17,12 +17,15 @@ the masks: the jokers a seat holds are the field ``jokers_held``.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 
+import harness
 import numpy as np
 import pettingzoo
 import pytest
+from harness import assert_row_matches_env, bits, choose, obs_block_name
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
@@ -69,8 +72,11 @@ configs = st.fixed_dictionaries(
 
 
 # --- helpers -----------------------------------------------------------------------------------
-def bits(m: int) -> list[int]:
-    return [c for c in range(64) if (m >> c) & 1]
+def obs_block(i: int) -> str:
+    return obs_block_name(R.OBS_LAYOUT, i)
+
+
+aec_envs = functools.partial(harness.aec_envs, ENV_ID)
 
 
 def row_masks(s, b: int, name: str) -> list[int]:
@@ -132,13 +138,6 @@ def check_cards(s, P: int, where: str = "") -> None:
             assert ne == 3 + extra_e, f"{where}row {b}: seat {p} exposes {ne} cards"
 
 
-def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row (0 for rows without one)."""
-    legal = np.asarray(mask).astype(bool)
-    score = np.where(legal, rng.random(legal.shape), -1.0)
-    return score.argmax(axis=1).astype(np.int64)
-
-
 def aec_walk(env, rng, max_iter=200_000):
     """Play one AEC episode with random legal actions; yield ``(agent, obs, reward, done)``."""
     for agent in env.agent_iter(max_iter=max_iter):
@@ -146,15 +145,6 @@ def aec_walk(env, rng, max_iter=200_000):
         done = term or trunc
         yield agent, obs, reward, done
         env.step(None if done else int(choose(obs["action_mask"][None, :], rng)[0]))
-
-
-def obs_block(i: int) -> str:
-    off = 0
-    for f in R.OBS_LAYOUT:
-        if i < off + f.size:
-            return f"{f.name}[{i - off}]"
-        off += f.size
-    return f"?{i}"
 
 
 def observe_state(venv, s, seats) -> np.ndarray:
@@ -502,26 +492,6 @@ def test_four_aces__public_information_is_observed():
 
 
 # --- 3. vector engine == AEC env ---------------------------------------------------------------
-def aec_envs(seed: int, n: int, **config):
-    envs = [cardenvs.make(ENV_ID, **config) for _ in range(n)]
-    for b, env in enumerate(envs):
-        env.reset(seed=seed + b)
-    return envs
-
-
-def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
-    agent = env.agent_selection
-    assert agent == f"player_{int(current)}", f"row {b}: {agent} vs seat {current}"
-    o = env.observe(agent)
-    assert np.array_equal(o["observation"], obs_row), f"row {b}: observations differ"
-    assert np.array_equal(o["action_mask"], mask_row), f"row {b}: masks differ"
-    own = env.unwrapped._engine.state
-    for name in ("m", "v", "f"):
-        assert np.array_equal(getattr(own, name)[0], getattr(vec.state, name)[b]), (
-            f"row {b}: state array {name} differs"
-        )
-
-
 @pytest.mark.parametrize(
     "config",
     [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from harness import act, legal_names, seat_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -299,19 +300,6 @@ def new_env(**config):
 
 def field(core, name):
     return R.field(core._engine.state, name)[0]
-
-
-def seat_of(env) -> int:
-    return env.unwrapped.agent_name_mapping[env.agent_selection]
-
-
-def act(env, core, *names):
-    for name in names:
-        env.step(core.action_id(name))
-
-
-def legal_names(core) -> set[str]:
-    return {core.action_name(a) for a in core.legal_actions()}
 
 
 def cards_of(mask) -> set[str]:

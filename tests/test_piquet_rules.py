@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import act
 
 import cardenvs
 from cardenvs.core.cards import parse_cards
@@ -34,11 +35,6 @@ def deal(core_env, elder, younger, talon, dealer=1):
     deck = elder.split() + younger.split() + talon.split()
     env.reset(seed=0, options={"deck": deck, "dealer": dealer})
     return env, core
-
-
-def act(env, core, *names):
-    for name in names:
-        env.step(core.action_id(name))
 
 
 def play_out(env, core, scripts):

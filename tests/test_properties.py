@@ -23,6 +23,7 @@ import copy
 from collections import Counter
 
 import numpy as np
+from harness import bits, obs_block_name, observe_state
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -81,14 +82,14 @@ stop_bias = st.sampled_from([0.0, 0.3, 0.6])
 
 
 # --- helpers -----------------------------------------------------------------------------------
+def obs_block(i: int) -> str:
+    return obs_block_name(R.OBS_LAYOUT, i)
+
+
 def popcount(x) -> np.ndarray:
     """Bits set in each uint64 of ``x`` (any numpy version)."""
     x = np.ascontiguousarray(x, dtype=np.uint64)
     return np.unpackbits(x.view(np.uint8).reshape(*x.shape, 8), axis=-1).sum(-1).astype(np.int64)
-
-
-def bits(m: int) -> list[int]:
-    return [c for c in range(64) if (m >> c) & 1]
 
 
 def card_index(c: int) -> int:
@@ -185,25 +186,6 @@ def aec_walk(env, rng, p_stop, max_iter=4 * MAX_GAME_STEPS):
             env.step(None)
         else:
             env.step(int(choose(obs["action_mask"][None, :], rng, p_stop)[0]))
-
-
-def obs_block(i: int) -> str:
-    off = 0
-    for f in R.OBS_LAYOUT:
-        if i < off + f.size:
-            return f"{f.name}[{i - off}]"
-        off += f.size
-    return f"?{i}"
-
-
-def observe_state(venv, s, seats) -> np.ndarray:
-    """``venv.observe(seats)`` computed on state ``s`` instead of the engine's own."""
-    own = venv.state
-    venv.state = s
-    try:
-        return venv.observe(seats)
-    finally:
-        venv.state = own
 
 
 def declarations(s, cfg, b: int, hands) -> tuple:

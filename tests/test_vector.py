@@ -3,6 +3,9 @@ independent; autoreset is correct; bad input is rejected naming the row and the 
 
 from __future__ import annotations
 
+import functools
+
+import harness
 import numpy as np
 import pytest
 
@@ -13,6 +16,9 @@ ENV_ID = "piquet-v0"
 NUM_ACTIONS = 69
 
 
+aec_envs = functools.partial(harness.aec_envs, ENV_ID)
+
+
 def pick(mask: np.ndarray, g: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row (0 for rows without one)."""
     out = np.zeros(mask.shape[0], np.int64)
@@ -21,13 +27,6 @@ def pick(mask: np.ndarray, g: np.random.Generator) -> np.ndarray:
         if legal.size:
             out[b] = g.choice(legal)
     return out
-
-
-def aec_envs(seed: int, n: int, **config):
-    envs = [cardenvs.make(ENV_ID, **config) for _ in range(n)]
-    for b, env in enumerate(envs):
-        env.reset(seed=seed + b)
-    return envs
 
 
 def assert_row_matches_env(env, obs_row, mask_row, current):

@@ -1,0 +1,78 @@
+"""Shared test harness: small helpers that several test files use to drive and inspect games."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cardenvs
+
+
+def act(env, core, *names):
+    """Step the AEC env with actions given by name."""
+    for name in names:
+        env.step(core.action_id(name))
+
+
+def legal_names(core) -> set[str]:
+    """Names of the legal actions of the agent to act."""
+    return {core.action_name(a) for a in core.legal_actions()}
+
+
+def seat_of(env) -> int:
+    """Seat of the agent to act."""
+    return env.unwrapped.agent_name_mapping[env.agent_selection]
+
+
+def bits(m: int) -> list[int]:
+    """Card ids of a uint64 card mask."""
+    return [c for c in range(64) if (m >> c) & 1]
+
+
+def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row (0 for rows without one)."""
+    legal = np.asarray(mask).astype(bool)
+    score = np.where(legal, rng.random(legal.shape), -1.0)
+    return score.argmax(axis=1).astype(np.int64)
+
+
+def aec_envs(env_id: str, seed: int, n: int, **config):
+    """``n`` AEC envs, env ``b`` reset with ``seed + b`` (the twins of vector rows)."""
+    envs = [cardenvs.make(env_id, **config) for _ in range(n)]
+    for b, env in enumerate(envs):
+        env.reset(seed=seed + b)
+    return envs
+
+
+def obs_block_name(layout, i: int) -> str:
+    """``"block[k]"`` for index ``i`` of a flat observation with the given layout."""
+    off = 0
+    for f in layout:
+        if i < off + f.size:
+            return f"{f.name}[{i - off}]"
+        off += f.size
+    return f"?{i}"
+
+
+def observe_state(venv, s, seats) -> np.ndarray:
+    """``venv.observe(seats)`` computed on state ``s`` instead of the engine's own."""
+    own = venv.state
+    venv.state = s
+    try:
+        return venv.observe(seats)
+    finally:
+        venv.state = own
+
+
+def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
+    """Vector row ``b`` and its twin AEC env agree on the seat to act, observation, mask and
+    every state array."""
+    agent = env.agent_selection
+    assert agent == f"player_{int(current)}", f"row {b}: {agent} vs seat {current}"
+    o = env.observe(agent)
+    assert np.array_equal(o["observation"], obs_row), f"row {b}: observations differ"
+    assert np.array_equal(o["action_mask"], mask_row), f"row {b}: masks differ"
+    own = env.unwrapped._engine.state
+    for name in ("m", "v", "f"):
+        assert np.array_equal(getattr(own, name)[0], getattr(vec.state, name)[b]), (
+            f"row {b}: state array {name} differs"
+        )
