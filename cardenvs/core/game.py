@@ -169,6 +169,31 @@ class GameDef:
     deck_strings: Callable  # (state, row) -> the current deal's deck order as card strings
     deal_extras: Callable | None = None  # (state, row, config) -> extra fields of a finished deal
 
+    @classmethod
+    def from_rules(cls, rules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:
+        """The ``GameDef`` of a rules module that uses the standard names (``NAME``,
+        ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,
+        ``LAYOUT``, the three batched kernels, ``result``, ``deck_strings`` and optionally
+        ``deal_extras``)."""
+        return cls(
+            name=rules.NAME,
+            version=rules.VERSION,
+            deck=rules.DECK,
+            config_cls=rules.Config,
+            num_actions=rules.NUM_ACTIONS,
+            action_names=rules.ACTION_NAMES,
+            obs_layout=rules.OBS_LAYOUT,
+            num_seats=num_seats,
+            layout=rules.LAYOUT,
+            reset_rows=rules.reset_rows,
+            step_rows=rules.step_rows,
+            observe_rows=rules.observe_rows,
+            result=rules.result,
+            render=render,
+            deck_strings=rules.deck_strings,
+            deal_extras=getattr(rules, "deal_extras", None),
+        )
+
     @functools.cached_property
     def obs_dim(self) -> int:
         return sum(f.size for f in self.obs_layout)

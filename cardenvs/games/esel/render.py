@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from ...core.cards import SUITS
-from ..piquet.render import card_text, mask_text
+from ...core.render import bold, card_text, mask_text
 from . import rules as R
 
-_BOLD = "\x1b[1m"
-_RESET = "\x1b[0m"
 _DECL = {-1: "-", 0: "no", 1: "go"}
 
 
@@ -18,7 +16,6 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
         return R.field(s, name)[b]
 
     P = config.num_players
-    bold, reset = (_BOLD, _RESET) if color else ("", "")
     phase = R.PHASE_NAMES[int(f("phase"))]
     classes = f("suit_class")
     trumps_txt = ""
@@ -28,7 +25,7 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
             f"{SUITS[i]} {names.get(int(c), 'junior trump')}" for i, c in enumerate(classes) if c
         )
     lines = [
-        f"{bold}Esel{reset} hand {int(f('deal_no')) + 1}  dealer: player_{int(f('dealer'))}  "
+        f"{bold('Esel', color)} hand {int(f('deal_no')) + 1}  dealer: player_{int(f('dealer'))}  "
         f"phase: {phase}  option {config.trump_option}  stock: {36 - int(f('stock_pos'))}"
         + trumps_txt
     ]
@@ -60,5 +57,5 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
         )
     if f("phase") == R.PHASE_OVER:
         w = int(f("winner"))
-        lines.append(f"  {bold}game over{reset}: " + ("drawn" if w < 0 else f"player_{w} wins"))
+        lines.append(f"  {bold('game over', color)}: " + ("drawn" if w < 0 else f"player_{w} wins"))
     return "\n".join(lines)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from ..piquet.render import card_text, mask_text
+from ...core.render import bold, card_text, mask_text
 from . import rules as R
-
-_BOLD = "\x1b[1m"
-_RESET = "\x1b[0m"
 
 
 def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> str:
@@ -16,12 +13,12 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
         return R.field(s, name)[b]
 
     P = config.num_players
-    bold, reset = (_BOLD, _RESET) if color else ("", "")
     n = int(f("pile_n"))
     pile = " ".join(card_text(int(c), color) for c in f("pile")[max(0, n - 8) : n])
     lines = [
-        f"{bold}Four Aces{reset} round {int(f('deal_no')) + 1}  dealer: player_{int(f('dealer'))}"
-        f"  phase: {R.PHASE_NAMES[int(f('phase'))]}  stock: {54 - int(f('stock_pos'))}  "
+        f"{bold('Four Aces', color)} round {int(f('deal_no')) + 1}  "
+        f"dealer: player_{int(f('dealer'))}  phase: {R.PHASE_NAMES[int(f('phase'))]}  "
+        f"stock: {54 - int(f('stock_pos'))}  "
         f"pile ({n}): {'… ' if n > 8 else ''}{pile or '-'}"
     ]
     for p in range(P):
@@ -36,5 +33,5 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
     if f("phase") == R.PHASE_OVER:
         winners = [p for p in range(P) if f("winners")[p]]
         who = ", ".join(f"player_{p}" for p in winners) or "nobody (drawn)"
-        lines.append(f"  {bold}game over{reset}: {who} won")
+        lines.append(f"  {bold('game over', color)}: {who} won")
     return "\n".join(lines)

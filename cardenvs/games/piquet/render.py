@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-from ...core.cards import format_card
+from ...core.render import bold, card_text, mask_text
 from . import rules as R
 
-_RED = "\x1b[31m"
-_BOLD = "\x1b[1m"
-_RESET = "\x1b[0m"
-_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _CATEGORY = ("point", "sequence", "sets")
-
-
-def card_text(card: int, color: bool = True) -> str:
-    """``"Q♥"`` (red for hearts and diamonds when ``color``)."""
-    s = format_card(card)
-    text = s[:-1] + _SUIT_SYMBOL[s[-1]]
-    return f"{_RED}{text}{_RESET}" if color and s[-1] in "HD" else text
-
-
-def mask_text(mask, color: bool = True) -> str:
-    """The cards of a ``uint64`` mask, suit by suit, high to low."""
-    cards = [c for c in range(52) if (int(mask) >> c) & 1]
-    cards.sort(key=lambda c: (c // 13, -(c % 13)))
-    return " ".join(card_text(c, color) for c in cards) or "-"
 
 
 def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
@@ -35,10 +17,8 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
     dealer = int(f("dealer"))
     elder = 1 - dealer
     phase = R.PHASE_NAMES[int(f("phase"))]
-    bold = _BOLD if color else ""
-    reset = _RESET if color else ""
     lines = [
-        f"{bold}Piquet{reset} deal {int(f('deal_no')) + 1}  dealer: player_{dealer}  "
+        f"{bold('Piquet', color)} deal {int(f('deal_no')) + 1}  dealer: player_{dealer}  "
         f"phase: {phase}  partie: {int(f('total')[0])} - {int(f('total')[1])}",
     ]
     for seat in range(2):
@@ -73,7 +53,7 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
     if f("phase") == R.PHASE_OVER:
         w = int(f("winner"))
         who = "drawn" if w < 0 else f"player_{w} wins {int(f('result_points'))}"
-        lines.append(f"  {bold}game over{reset}: {who}")
+        lines.append(f"  {bold('game over', color)}: {who}")
     return "\n".join(lines)
 
 
@@ -82,4 +62,4 @@ def render_plain(s: R.State, b: int, config: R.Config) -> str:
     return render(s, b, config, color=False)
 
 
-__all__ = ["render", "render_plain", "card_text", "mask_text"]
+__all__ = ["render", "render_plain"]

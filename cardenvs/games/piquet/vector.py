@@ -7,23 +7,7 @@ from ...core.vector import CardVectorEnv
 from . import render as _render
 from . import rules as R
 
-GAME = GameDef(
-    name=R.NAME,
-    version=R.VERSION,
-    deck=R.DECK,
-    config_cls=R.Config,
-    num_actions=R.NUM_ACTIONS,
-    action_names=R.ACTION_NAMES,
-    obs_layout=R.OBS_LAYOUT,
-    num_seats=lambda config: R.NUM_SEATS,
-    layout=R.LAYOUT,
-    reset_rows=R.reset_rows,
-    step_rows=R.step_rows,
-    observe_rows=R.observe_rows,
-    result=R.result,
-    render=_render.render,
-    deck_strings=R.deck_strings,
-)
+GAME = GameDef.from_rules(R, _render.render, num_seats=lambda config: R.NUM_SEATS)
 
 
 class PiquetVectorEnv(CardVectorEnv):
