@@ -332,11 +332,16 @@ _TABLES: dict[str, dict[str, int]] = {}
 
 
 def _normalise(name: str) -> str:
+    """Words lower case (``"play"``, ``"top"``); card, rank and suit tokens upper case, with
+    ``"T"`` for ten accepted (``"th"`` -> ``"10H"``)."""
     parts = name.strip().split()
-    return " ".join(
-        p.upper().replace("T", "10") if i and len(p) <= 3 else p.lower()
-        for i, p in enumerate(parts)
-    )
+    out = []
+    for i, p in enumerate(parts):
+        if i == 0 or len(p) > 3 or (p.isalpha() and len(p) == 3):
+            out.append(p.lower())
+        else:
+            out.append(p.upper().replace("T", "10"))
+    return " ".join(out)
 
 
 def _action_table(game: GameDef) -> dict[str, int]:
