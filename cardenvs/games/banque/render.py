@@ -63,7 +63,8 @@ def render(
         place = f"  out {out}{'st' if out == 1 else 'nd' if out == 2 else 'rd'}" if out else ""
         lines.append(
             f"{mark} player_{p} {own}total {int(f('total')[p]):4d}  "
-            f"banks {int(f('bank_points')[p]):3d}  bonus {int(f('bonus')[p]):3d}{place}  hand: {shown}"
+            f"banks {int(f('bank_points')[p]):3d}  bonus {int(f('bonus')[p]):3d}{place}  "
+            f"hand: {shown}"
         )
     if phase == R.PHASE_OVER:
         winners = [p for p in range(P) if f("winners")[p]]

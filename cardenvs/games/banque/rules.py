@@ -100,7 +100,7 @@ Spec section 8 → ``Config``
 | ``dealer.first_hand: random`` | always by lot from the seed; ``options={"dealer": seat}`` |
 | ``dealer.next_hand`` | ``next_dealer`` |
 | ``trumps.mode`` own / none / common_one / common_two / senior_junior | ``trump_option`` 1–5 |
-| ``trumps.own_assignment`` | ``trump_assignment`` (the issue's name; ``random`` = random_distinct) |
+| ``trumps.own_assignment`` | ``trump_assignment`` (random_distinct = ``random``) |
 | ``trumps.common_suits`` | ``common_trumps`` |
 | ``trumps.common_two_trumps_beat_each_other`` | ``common_trumps_beat_each_other`` |
 | ``trumps.senior_junior`` | fixed by the source: spades senior, diamonds junior |
