@@ -30,6 +30,21 @@ CASES = {
         ({"num_players": 3, "trump_option": 5}, 2),
         ({"trump_option": 3, "common_trumps": "H", "must_beat": True}, 3),
     ],
+    "banque-v0": [
+        ({"max_hands": 3}, 0),
+        ({"num_players": 2, "target_score": 100}, 1),
+        (
+            {
+                "num_players": 3,
+                "trump_option": 5,
+                "seven_effect": "draw_then_move",
+                "episode": "deal",
+            },
+            2,
+        ),
+        ({"specials_out_of_turn": True, "bank_take": "all", "max_hands": 2}, 3),
+        ({"seven_effect": "draw_and_skip", "trump_assignment": "random", "max_hands": 2}, 4),
+    ],
     "four_aces-v0": [
         ({"max_rounds": 2}, 0),
         ({"num_players": 3, "episode": "deal"}, 1),
