@@ -24,6 +24,13 @@ def test_demo__plays_esel_too(capsys):
     assert "banks:" in capsys.readouterr().out
 
 
+def test_demo__plays_banque_too(capsys):
+    record = demo.play("banque-v0", seed=2, color=False)
+    assert record["result"] is not None and record["game"] == "banque"
+    out = capsys.readouterr().out
+    assert "bank (" in out and f"totals: {record['result']['totals']}" in out
+
+
 def test_benchmark__writes_a_table_and_json(tmp_path, capsys):
     out = tmp_path / "t.json"
     report = throughput.main(["--seconds", "0.05", "--sizes", "1", "8", "--out", str(out)])

@@ -610,7 +610,7 @@ OBS_LAYOUT = (
     ObsField("suit_class", 4, 1.0, "options 3-5: class of S, H, D, C / 2"),
     ObsField("out", 4, 1.0, "finishing position per seat / 3, 0 = not out"),
     ObsField("bank_points", 4, 1.0, "card points of the banks taken this hand / 124"),
-    ObsField("bonus", 4, 4.0, "going-out bonuses this hand / 100"),
+    ObsField("bonus", 4, 4.0, "going-out bonuses this hand / 100 (clipped at 4)"),
     ObsField("total", 4, 20.0, "match totals / target", -20.0),
     ObsField("sitting", 4, 1.0, "1 for a seat sitting this hand out"),
     ObsField("contender", 4, 1.0, "tie-break: 1 for a seat that can still win"),
@@ -1573,7 +1573,7 @@ def _observe_numbers(s, b, cfg, seat, out):
         out[O_TRUMPS + 5 * k + (t if t >= 0 else 4)] = 1.0
         out[O_OUT + k] = s.f[b, F_OUT + p] / 3.0
         out[O_BANK_POINTS + k] = s.v[b, V_BANK_POINTS + p] * (1.0 / 124.0)
-        out[O_BONUS + k] = s.v[b, V_BONUS + p] * 0.01
+        out[O_BONUS + k] = min(s.v[b, V_BONUS + p] * 0.01, 4.0)
         out[O_TOTAL + k] = min(max(s.v[b, V_TOTAL + p] / cfg[C_TARGET], -20.0), 20.0)
         out[O_SITTING + k] = s.f[b, F_SITTING + p]
         out[O_CONTENDER + k] = s.f[b, F_CONTENDER + p]
