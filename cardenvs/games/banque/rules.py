@@ -64,6 +64,8 @@ Choices where the spec leaves things open
   special or passes (fails). Under ``draw_then_move`` the card is drawn automatically at the start
   of his turn, under ``draw_and_skip`` the card is drawn and the turn passes without a failure;
   no decision is asked for either. An empty stock means no card is drawn.
+- Who moves first (3.4): with ``eights_wild`` eights do not count as lower or higher cards of
+  the centre card's suit (they are special cards); without it they are ordinary cards.
 - Deadlock (4.9): a failure made when the stock is empty counts; a play resets the count; a
   failure while the stock still has cards resets it too (a later player can still draw). The
   hand ends when the count reaches the number of players holding cards.
@@ -72,7 +74,8 @@ Choices where the spec leaves things open
 - ``final_bank="top_owner"``: the owner of the top card takes the whole bank at the end of the
   hand (an unowned top: nobody). ``unowned_top_failure="previous_owner"``: a failure against an
   unowned base card hands the bank to the player who owned that card before it became the base
-  (never to the failing player; the centre card has no previous owner).
+  (never to the failing player; the centre card has no previous owner). As the base card is then
+  the whole bank, he takes it and the next player leads any card.
 - ``specials_out_of_turn=True`` (A8, not recommended by the spec): whenever the turn passes, every
   other player holding a possible special play is asked in turn, clockwise from the next mover's
   left, to make one (a special action, or ``stop`` to let it go). An interrupting special play
@@ -964,6 +967,8 @@ def _first_move(s, b, cfg):
                 if s.f[b, F_SITTING + p]:
                     continue
                 x = s.m[b, M_HAND + p] & suit_cards
+                if cfg[C_EIGHTS]:
+                    x &= ~_rank_mask(RANK_8)  # eights do not count (3.4)
                 while x != np.uint64(0):
                     c = lowest(x)
                     x &= x - np.uint64(1)
@@ -1147,10 +1152,18 @@ def _fail(s, b, cfg, seat):
     n = s.f[b, F_BANK_N]
     if n > 0:
         owner = s.f[b, F_OWNER + n - 1]
-        if owner < 0 and cfg[C_PREV_OWNER]:
-            owner = s.f[b, F_BASE_PREV]
         if owner >= 0 and owner != seat:
             _take(s, b, cfg, owner)
+        elif owner < 0 and cfg[C_PREV_OWNER] and 0 <= s.f[b, F_BASE_PREV] != seat:
+            # A15 alternative: the base card's previous owner takes it (the whole bank); the
+            # next player leads freely
+            prev = s.f[b, F_BASE_PREV]
+            for i in range(n):
+                c = s.f[b, F_BANK + i]
+                s.m[b, M_TAKEN + prev] |= bit(c)
+                s.v[b, V_BANK_POINTS + prev] += POINTS[c % 13]
+            s.f[b, F_BANK_N] = 0
+            s.f[b, F_BASE_PREV] = -1
     if s.f[b, F_STOCK] >= NUM_CARDS:
         s.f[b, F_FAILS] += 1
         if s.f[b, F_FAILS] >= _holders(s, b, cfg):
