@@ -545,6 +545,8 @@ STATE_FIELDS = (
     ("bank_points", "v", 4, "card points of the banks taken this hand per seat"),
     ("bonus", "v", 4, "going-out bonuses this hand per seat"),
     ("penalty", "v", 4, "penalty of the last finished hand per seat"),
+    ("last_bank_points", "v", 4, "bank points of the last finished hand per seat"),
+    ("last_bonus", "v", 4, "going-out bonuses of the last finished hand per seat"),
     ("deck", "f", 36, "this hand's deck order (hands from the dealer's left, centre, stock)"),
     ("bank", "f", 36, "the bank, bottom card first"),
     ("owner", "f", 36, "owner seat of each bank card, -1 none"),
@@ -573,6 +575,7 @@ STATE_FIELDS = (
     ("last_player", "f", 1, "seat that made the last play"),
     ("next_mover", "f", 1, "out of turn: the seat whose turn comes after the questions"),
     ("ended_by", "f", 1, "how the last hand ended: 0 going out, 1 deadlock"),
+    ("last_out", "f", 4, "finishing positions of the last finished hand per seat"),
 )
 LAYOUT = StateLayout(NAME, STATE_FIELDS)
 _o = LAYOUT.offset
@@ -582,6 +585,7 @@ M_HAND, M_TAKEN, M_DRAWN, M_KEY, M_EPISODE, M_LEGAL = (
 V_TOTAL, V_LAST_POINTS, V_BANK_POINTS, V_BONUS, V_PENALTY = (
     _o(k) for k in ("total", "last_points", "bank_points", "bonus", "penalty")
 )
+V_LAST_BANK, V_LAST_BONUS, F_LAST_OUT = _o("last_bank_points"), _o("last_bonus"), _o("last_out")
 F_DECK, F_BANK, F_OWNER, F_BANK_N, F_BASE_PREV, F_STOCK = (
     _o(k) for k in ("deck", "bank", "owner", "bank_n", "base_prev", "stock_pos")
 )
@@ -1000,6 +1004,9 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
         s.v[b, V_TOTAL + p] = 0
         s.v[b, V_LAST_POINTS + p] = 0
         s.v[b, V_PENALTY + p] = 0
+        s.v[b, V_LAST_BANK + p] = 0
+        s.v[b, V_LAST_BONUS + p] = 0
+        s.f[b, F_LAST_OUT + p] = 0
         s.f[b, F_WINNERS + p] = 0
         s.f[b, F_SITTING + p] = 0
         s.f[b, F_CONTENDER + p] = 0
@@ -1250,6 +1257,9 @@ def _end_hand(s, b, cfg, deadlock):
         if s.f[b, F_SITTING + p]:
             s.v[b, V_LAST_POINTS + p] = 0
             s.v[b, V_PENALTY + p] = 0
+            s.v[b, V_LAST_BANK + p] = 0
+            s.v[b, V_LAST_BONUS + p] = 0
+            s.f[b, F_LAST_OUT + p] = 0
             continue
         hand = s.m[b, M_HAND + p]
         pen = 0
@@ -1277,6 +1287,9 @@ def _end_hand(s, b, cfg, deadlock):
                     pen = pts + cfg[C_PEN_CARD] * zero
                 else:
                     pen = pts if pts > 0 else cfg[C_PEN_FIXED]
+        s.v[b, V_LAST_BANK + p] = s.v[b, V_BANK_POINTS + p]
+        s.v[b, V_LAST_BONUS + p] = s.v[b, V_BONUS + p]
+        s.f[b, F_LAST_OUT + p] = s.f[b, F_OUT + p]
         score = s.v[b, V_BANK_POINTS + p] + s.v[b, V_BONUS + p] - pen
         s.v[b, V_PENALTY + p] = pen
         s.v[b, V_LAST_POINTS + p] = score
@@ -1717,10 +1730,10 @@ def deal_extras(s: PackedState, b: int, config: Config) -> dict:
     how it ended, and the totals after it."""
     P = config.num_players
     return {
-        "bank_points": s.v[b, V_BANK_POINTS : V_BANK_POINTS + P].tolist(),
-        "bonus": s.v[b, V_BONUS : V_BONUS + P].tolist(),
+        "bank_points": s.v[b, V_LAST_BANK : V_LAST_BANK + P].tolist(),
+        "bonus": s.v[b, V_LAST_BONUS : V_LAST_BONUS + P].tolist(),
         "penalty": s.v[b, V_PENALTY : V_PENALTY + P].tolist(),
-        "out": s.f[b, F_OUT : F_OUT + P].tolist(),
+        "out": s.f[b, F_LAST_OUT : F_LAST_OUT + P].tolist(),
         "ended_by": "deadlock" if s.f[b, F_ENDED_BY] else "going out",
         "totals": s.v[b, V_TOTAL : V_TOTAL + P].tolist(),
     }
