@@ -737,26 +737,52 @@ def _hand_points(mask):
 
 
 # --- beating (4.2) -----------------------------------------------------------------------------
+def _beat_tables():
+    """BY_SUIT[step][t]: the cards of ``t``'s suit that beat ``t`` (4.2 rule 1; step 0 any lower,
+    1 only the next lower); BY_RANK[t]: the other cards of ``t``'s rank (rule 2)."""
+    by_suit = np.zeros((2, 64), np.uint64)
+    by_rank = np.zeros(64, np.uint64)
+    for t in DECK.cards.tolist():
+        for x in DECK.cards.tolist():
+            if x == t:
+                continue
+            if x // 13 == t // 13:
+                d = ORDER[t % 13] - ORDER[x % 13]
+                if d > 0:
+                    by_suit[0, t] |= np.uint64(1 << x)
+                if d == 1:
+                    by_suit[1, t] |= np.uint64(1 << x)
+            if x % 13 == t % 13:
+                by_rank[t] |= np.uint64(1 << x)
+    return by_suit, by_rank
+
+
+BY_SUIT, BY_RANK = _beat_tables()
+SUIT_CARDS = np.array([0x1FF << (13 * s + 4) for s in range(4)], np.uint64)
+
+
 @njit(cache=True)
-def _beats(s, b, cfg, x, t, seat):
-    """Does card ``x`` played by ``seat`` beat top card ``t`` by a normal beat (4.2)?"""
-    if x // 13 == t // 13:
-        d = ORDER[t % 13] - ORDER[x % 13]
-        if d > 0 and (cfg[C_STEP] == 0 or d == 1):
-            return True  # a lower card of the same suit
-    if cfg[C_SAME_RANK] and x % 13 == t % 13:
-        return True  # the same rank, whatever the suits and trumps
+def _beat_set(s, b, cfg, seat, t):
+    """Every card that ``seat`` could put on top card ``t`` as a normal beat (4.2), as a mask:
+    the same suit and lower, the same rank, or a trump the option allows."""
+    out = BY_SUIT[cfg[C_STEP], t]
+    if cfg[C_SAME_RANK]:
+        out |= BY_RANK[t]
     opt = cfg[C_OPTION]
+    ts = t // 13
     if opt == 1:
         own = s.f[b, F_TRUMP + seat]
-        return own >= 0 and x // 13 == own and t // 13 != own  # own trump on another suit
-    if opt == 2:
-        return False
-    cx = s.f[b, F_CLASS + x // 13]
-    ct = s.f[b, F_CLASS + t // 13]
-    if cx > ct:
-        return True  # a trump on a plain card; under option 5 senior on junior too
-    return opt == 4 and cfg[C_EACH_OTHER] == 1 and cx == 1 and ct == 1 and x // 13 != t // 13
+        if own >= 0 and own != ts:
+            out |= SUIT_CARDS[own]  # own trump on another suit
+    elif opt >= 3:
+        ct = s.f[b, F_CLASS + ts]
+        for suit in range(4):
+            cx = s.f[b, F_CLASS + suit]
+            if cx > ct or (
+                opt == 4 and cfg[C_EACH_OTHER] == 1 and cx == 1 and ct == 1 and suit != ts
+            ):
+                out |= SUIT_CARDS[suit]  # a trump on a lower class (option 5: senior/junior)
+    return out
 
 
 @njit(cache=True)
@@ -766,15 +792,7 @@ def _beat_mask(s, b, cfg, seat, cards):
     n = s.f[b, F_BANK_N]
     if n == 0:
         return cards
-    t = s.f[b, F_BANK + n - 1]
-    out = np.uint64(0)
-    x = cards
-    while x != np.uint64(0):
-        c = lowest(x)
-        x &= x - np.uint64(1)
-        if _beats(s, b, cfg, c, t, seat):
-            out |= bit(c)
-    return out
+    return cards & _beat_set(s, b, cfg, seat, s.f[b, F_BANK + n - 1])
 
 
 @njit(cache=True, inline="always")
@@ -1708,8 +1726,8 @@ def apply_row(s, b, cfg, a):
 
 @njit(cache=True)
 def beats_row(s, b, cfg, x, t, seat):
-    """``_beats`` for the rules helper."""
-    return _beats(s, b, cfg, x, t, seat)
+    """Does card ``x`` played by ``seat`` beat top card ``t`` (for the rules helper)?"""
+    return _has(_beat_set(s, b, cfg, seat, t), x)
 
 
 # --- Python-side helpers -----------------------------------------------------------------------
