@@ -7,6 +7,7 @@ PIP := $(BIN)/pip install -q -c constraints.txt
 STAMP_BASE := $(VENV)/.stamp-base
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_TRAIN := $(VENV)/.stamp-train
+STAMP_BENCH := $(VENV)/.stamp-bench
 
 .PHONY: demo test test-all lint format bench clean
 
@@ -24,6 +25,13 @@ $(STAMP_DEV): $(STAMP_BASE)
 
 $(STAMP_TRAIN): $(STAMP_BASE)
 	$(PIP) -e '.[train]'
+	touch $@
+
+# The peers of benchmarks.peers are optional: a failed install does not fail `make bench`
+# (benchmarks.peers skips what is missing).
+$(STAMP_BENCH): $(STAMP_BASE)
+	$(PIP) -e '.[bench]' || echo "peers not installed: pip install -e '.[bench]' failed;" \
+		"benchmarks.peers will skip the missing ones"
 	touch $@
 
 ## The main job (for now): one full Piquet partie between two random agents, rendered as text.
@@ -47,11 +55,13 @@ format: $(STAMP_DEV)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-## Throughput benchmark (AEC and batched engine; writes benchmarks/results/throughput.json) and
-## the Four Aces scorer's time per hand.
-bench: $(STAMP_BASE)
+## Throughput benchmark (AEC and batched engine; writes benchmarks/results/throughput.json), the
+## Four Aces scorer's time per hand, and cardenvs against its peers (PettingZoo, RLCard,
+## OpenSpiel, pgx; writes benchmarks/results/peers.{json,md,png}).
+bench: $(STAMP_BASE) $(STAMP_BENCH)
 	$(BIN)/python -m benchmarks.throughput
 	$(BIN)/python -m benchmarks.scoring
+	$(BIN)/python -m benchmarks.peers
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
