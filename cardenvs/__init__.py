@@ -2,7 +2,8 @@
 
 ``make(id, **config)`` returns a PettingZoo AEC env; ``make_vector(id, num_envs, seed,
 **config)`` a batched engine on the same numba kernels; ``GAMES`` lists the ids;
-``replay(record)`` replays and checks a game record.
+``replay(record)`` replays and checks a game record; ``game_info(id)`` describes a game's
+actions and observation blocks.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ def make_vector(
     return cls(num_envs, seed=seed, autoreset=autoreset, validate=validate, **(defaults | config))
 
 
+def game_info(env_id: str):
+    """What an agent needs to read a game without building it: the ``GameDef`` of ``env_id``
+    (``name``, ``version``, ``num_actions``, ``action_names``, ``obs_layout`` as ``ObsField``
+    blocks with ``name``, ``size``, ``low``, ``high``, ``doc``, ``obs_dim``, ``deck``)."""
+    module, _ = lookup(env_id)
+    return module.GAME
+
+
 def replay(record: dict) -> dict:
     """Replay a game record (``env.unwrapped.record()``) and check it.
 
@@ -57,4 +66,4 @@ def replay(record: dict) -> dict:
 
 register_pettingzoo()
 
-__all__ = ["GAMES", "make", "make_vector", "replay"]
+__all__ = ["GAMES", "game_info", "make", "make_vector", "replay"]

@@ -1,0 +1,266 @@
+"""Round-robin tournaments between agents, with win rates, confidence intervals and ratings.
+
+    python -m benchmarks.tournament [--games banque-v0 ...] [--agents random heuristic]
+                                    [--n 200] [--seed 0] [--config '{"num_players": 2}']
+                                    [--out benchmarks/results]
+
+For each game and each pair of agents, ``--n`` games are played on the batched engine for every
+seating arrangement in which both agents sit (two players: A-B and B-A; P players: every
+assignment of the two agents to the P seats that uses both, each equally often). A game's
+result for a seat is its reward (``reward="win"``: the winners share +1). Reported per agent:
+
+- **win rate**: the fraction of its seats that won, a shared win or a draw counting as the
+  fraction 1/(number of winners), with a 95% Wilson interval; the baseline is 1/P;
+- **mean score**: its seats' mean final total (the game's ``result["totals"]``) when the game has
+  totals;
+- **rating**: a Bradley–Terry fit (Elo scale, ``random`` = 0) of seat-against-seat outcomes
+  (in each game every seat of the winning agent beats every seat of the other);
+- **decisions/s**: actions chosen per second of the agent's own time (``act_batch``).
+
+Writes ``tournament.json``, ``tournament.md`` and ``tournament.png`` (matplotlib, if installed)
+into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import cardenvs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from agents import RandomAgent, heuristic_for  # noqa: E402
+
+RESULTS = Path(__file__).parent / "results"
+AGENTS = {"random": RandomAgent, "heuristic": None}
+
+
+def make_agent(kind: str, env_id: str, seed: int):
+    """An agent by kind name for ``env_id``."""
+    if kind == "random":
+        return RandomAgent(seed=seed)
+    if kind == "heuristic":
+        return heuristic_for(env_id, seed=seed)
+    raise ValueError(f"unknown agent {kind!r}; available: {sorted(AGENTS)}")
+
+
+def arrangements(num_seats: int) -> list[tuple[int, ...]]:
+    """Every assignment of agents 0/1 to the seats that uses both."""
+    return [a for a in itertools.product((0, 1), repeat=num_seats) if 0 < sum(a) < num_seats]
+
+
+def play_games(env_id: str, seats: tuple[int, ...], agents, n: int, seed: int, config: dict):
+    """Play ``n`` games with agent ``seats[p]`` in seat ``p``; returns (rewards (n, P), totals
+    (n, P) or None, decisions per agent, seconds per agent)."""
+    venv = cardenvs.make_vector(env_id, n, seed=seed, autoreset=False, validate=False, **config)
+    obs, mask, info = venv.reset()
+    P = venv.num_seats
+    rewards = np.zeros((n, P))
+    done = np.zeros(n, bool)
+    decisions = [0] * len(agents)
+    spent = [0.0] * len(agents)
+    seat_agent = np.asarray(seats)
+    actions = np.zeros(n, np.int64)
+    while not done.all():
+        cur = info["current_player"].astype(np.int64)
+        live = ~done
+        for k, agent in enumerate(agents):
+            rows = np.flatnonzero(live & (seat_agent[np.clip(cur, 0, P - 1)] == k))
+            if rows.size:
+                t0 = time.perf_counter()
+                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+                spent[k] += time.perf_counter() - t0
+                decisions[k] += rows.size
+        actions[done] = 0
+        obs, mask, r, term, _, info = venv.step(actions)
+        new = term & ~done  # a finished row keeps reporting terminated, with zero rewards
+        rewards[new] = r[new]
+        done |= term
+    totals = None
+    results = [venv.game.result(venv.state, b, venv.config) for b in range(n)]
+    if "totals" in results[0]:
+        totals = np.array([res["totals"] for res in results], float)
+    return rewards, totals, decisions, spent
+
+
+def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def bradley_terry(wins: np.ndarray, iters: int = 500) -> np.ndarray:
+    """Strengths from a pairwise win matrix ``wins[i, j]`` (i beat j), by the MM algorithm;
+    returned on the Elo scale with agent 0 at 0."""
+    k = wins.shape[0]
+    p = np.ones(k)
+    games = wins + wins.T
+    for _ in range(iters):
+        for i in range(k):
+            den = sum(games[i, j] / (p[i] + p[j]) for j in range(k) if j != i and games[i, j])
+            num = wins[i].sum()
+            p[i] = max(num, 1e-9) / den if den else p[i]
+        p /= np.exp(np.mean(np.log(p)))
+    return 400.0 * np.log10(p / p[0])
+
+
+def run(games, agent_kinds, n: int, seed: int, config: dict, quiet: bool = False) -> dict:
+    """The whole tournament; returns the JSON-able report."""
+    report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "games": {}}
+    for env_id in games:
+        P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
+        k = len(agent_kinds)
+        won = np.zeros(k)
+        seats_played = np.zeros(k)
+        score_sum = np.zeros(k)
+        pair_wins = np.zeros((k, k))
+        decisions = np.zeros(k)
+        spent = np.zeros(k)
+        pairs = list(itertools.combinations(range(k), 2))
+        arr = arrangements(P)
+        todo = len(pairs) * len(arr)
+        step = 0
+        for (i, j), seats in itertools.product(pairs, arr):
+            ids = (i, j)
+            agents = [make_agent(agent_kinds[x], env_id, seed + 7919 * x + step) for x in ids]
+            r, totals, dec, sp = play_games(env_id, seats, agents, n, seed + 1000 * step, config)
+            step += 1
+            if not quiet:
+                bar = "#" * (20 * step // todo)
+                print(f"\r{env_id:14s} [{bar:20s}] {step}/{todo} seatings", end="", file=sys.stderr)
+            for x in range(2):
+                decisions[ids[x]] += dec[x]
+                spent[ids[x]] += sp[x]
+            # a seat's share of the win: split among the seats with the best reward (a draw,
+            # every reward equal, is shared by everybody)
+            best = r.max(axis=1, keepdims=True)
+            win_share = r == best
+            share = win_share / win_share.sum(axis=1, keepdims=True)
+            for p in range(P):
+                a = ids[seats[p]]
+                won[a] += share[:, p].sum()
+                seats_played[a] += n
+                if totals is not None:
+                    score_sum[a] += totals[:, p].sum()
+            for p, q in itertools.permutations(range(P), 2):
+                if seats[p] != seats[q]:
+                    a, b = ids[seats[p]], ids[seats[q]]
+                    pair_wins[a, b] += (share[:, p] > share[:, q]).sum() + 0.5 * (
+                        share[:, p] == share[:, q]
+                    ).sum() / 1.0
+        if not quiet:
+            print(file=sys.stderr)
+        ratings = bradley_terry(pair_wins)
+        rows = {}
+        for a, kind in enumerate(agent_kinds):
+            lo, hi = wilson(won[a], seats_played[a])
+            rows[kind] = {
+                "win_rate": won[a] / seats_played[a],
+                "ci95": [lo, hi],
+                "mean_score": score_sum[a] / seats_played[a] if seats_played[a] else None,
+                "rating": float(ratings[a]),
+                "decisions_per_s": decisions[a] / spent[a] if spent[a] else None,
+                "seats_played": int(seats_played[a]),
+            }
+        report["games"][env_id] = {"num_seats": P, "baseline": 1.0 / P, "agents": rows}
+    return report
+
+
+def markdown(report: dict) -> str:
+    lines = [
+        "| game | agent | win rate | 95% CI | baseline | mean score | rating (Elo) | decisions/s |",
+        "|---|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for env_id, g in report["games"].items():
+        for kind, row in g["agents"].items():
+            ms = "" if row["mean_score"] is None else f"{row['mean_score']:.1f}"
+            dps = "" if row["decisions_per_s"] is None else f"{row['decisions_per_s']:,.0f}"
+            lines.append(
+                f"| {env_id} | {kind} | {row['win_rate']:.3f} | "
+                f"{row['ci95'][0]:.3f}–{row['ci95'][1]:.3f} | {g['baseline']:.2f} | {ms} | "
+                f"{row['rating']:.0f} | {dps} |"
+            )
+    return "\n".join(lines)
+
+
+def chart(report: dict, path: Path) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no chart (pip install matplotlib)")
+        return False
+    games = list(report["games"])
+    kinds = report["agents"]
+    fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(games), 3.5))
+    w = 0.8 / len(kinds)
+    for a, kind in enumerate(kinds):
+        rates = [report["games"][g]["agents"][kind]["win_rate"] for g in games]
+        err = [
+            [
+                r - report["games"][g]["agents"][kind]["ci95"][0]
+                for r, g in zip(rates, games, strict=True)
+            ],
+            [
+                report["games"][g]["agents"][kind]["ci95"][1] - r
+                for r, g in zip(rates, games, strict=True)
+            ],
+        ]
+        ax.bar(np.arange(len(games)) + a * w, rates, w, yerr=err, label=kind, capsize=3)
+    for x, g in enumerate(games):
+        b = report["games"][g]["baseline"]
+        ax.hlines(b, x - 0.1, x + 0.9, colors="grey", linestyles="dashed")
+    ax.set_xticks(np.arange(len(games)) + 0.4 - w / 2, games)
+    ax.set_ylabel("win rate (95% CI); dashed: 1/P")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", nargs="*", default=list(cardenvs.GAMES))
+    p.add_argument("--agents", nargs="*", default=["random", "heuristic"])
+    p.add_argument("--n", type=int, default=200, help="games per seating arrangement")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--config", default="{}", help="JSON config passed to every game")
+    p.add_argument("--out", default=str(RESULTS))
+    p.add_argument("--quiet", action="store_true")
+    a = p.parse_args(argv)
+    if len(a.agents) < 2:
+        p.error("a tournament needs at least two agents")
+    for kind in a.agents:
+        if kind not in AGENTS:
+            p.error(f"unknown agent {kind!r}; available: {sorted(AGENTS)}")
+    if a.n < 1:
+        p.error("--n must be at least 1")
+    config = json.loads(a.config)
+    report = run(a.games, a.agents, a.n, a.seed, config, quiet=a.quiet)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tournament.json").write_text(json.dumps(report, indent=2))
+    table = markdown(report)
+    (out / "tournament.md").write_text(table + "\n")
+    chart(report, out / "tournament.png")
+    print(table)
+    return report
+
+
+if __name__ == "__main__":
+    main()
