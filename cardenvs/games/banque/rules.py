@@ -1433,11 +1433,17 @@ def _legal_set(s, b, cfg):
     # normal beats; with eights_wild an eight is always played as an eight
     if ph != PHASE_INTERRUPT:
         lo |= np.uint64(_local36(beat & ~eights))
-    x = (beat if ph == PHASE_FOLLOW else usable) & eights
-    while x != np.uint64(0):
-        c = lowest(x)
-        x &= x - np.uint64(1)
-        lo, hi = _with(lo, hi, ACTION_EIGHT + c // 13)
+    e = (beat if ph == PHASE_FOLLOW else usable) & eights
+    if e != np.uint64(0):
+        e >>= np.uint64(RANK_8)  # the eights of S H D C at bits 0, 13, 26, 39
+        one = np.uint64(1)
+        suits = (
+            (e & one)
+            | (((e >> np.uint64(13)) & one) << one)
+            | (((e >> np.uint64(26)) & one) << np.uint64(2))
+            | (((e >> np.uint64(39)) & one) << np.uint64(3))
+        )
+        lo |= suits << np.uint64(ACTION_EIGHT)
     if ph == PHASE_FOLLOW:
         if _follow_mode(s, b, cfg) != FOLLOW_MANDATORY:
             lo, hi = _with(lo, hi, ACTION_STOP)
@@ -1456,11 +1462,13 @@ def _legal_set(s, b, cfg):
     if cfg[C_SEQS]:
         for suit in range(4):
             st = _seq_starts(cfg, hand, suit)
-            for low in range(7):
-                if (st >> low) & 1:
-                    if restrict and _seq_mask(cfg, suit, low) & usable == np.uint64(0):
-                        continue
-                    lo, hi = _with(lo, hi, ACTION_SEQ + 7 * suit + low)
+            if st == 0:
+                continue
+            if restrict:
+                for low in range(7):
+                    if (st >> low) & 1 and _seq_mask(cfg, suit, low) & usable == np.uint64(0):
+                        st &= ~(1 << low)  # after a draw: only with a drawn card (A14)
+            hi |= np.uint64(st) << np.uint64(ACTION_SEQ - 64 + 7 * suit)
     if ph == PHASE_INTERRUPT:
         lo, hi = _with(lo, hi, ACTION_STOP)
     elif cfg[C_VOLUNTARY] or cfg[C_FORCED] == 0 or beat == np.uint64(0):
