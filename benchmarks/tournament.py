@@ -11,8 +11,8 @@ result for a seat is its reward (``reward="win"``: the winners share +1). Report
 
 - **win rate**: the fraction of its seats that won, a shared win or a draw counting as the
   fraction 1/(number of winners), with a 95% Wilson interval; the baseline is 1/P;
-- **mean score**: its seats' mean final total (the game's ``result["totals"]``) when the game has
-  totals;
+- **mean score**: its seats' mean final total (the game's ``result["totals"]``; for Esel its
+  banks, where fewer is better);
 - **rating**: a Bradley–Terry fit (Elo scale, ``random`` = 0) of seat-against-seat outcomes
   (in each game every seat of the winning agent beats every seat of the other);
 - **decisions/s**: actions chosen per second of the agent's own time (``act_batch``).
@@ -40,6 +40,7 @@ from agents import RandomAgent, heuristic_for  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 AGENTS = {"random": RandomAgent, "heuristic": None}
+SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
 
 
 def make_agent(kind: str, env_id: str, seed: int):
@@ -85,8 +86,9 @@ def play_games(env_id: str, seats: tuple[int, ...], agents, n: int, seed: int, c
         done |= term
     totals = None
     results = [venv.game.result(venv.state, b, venv.config) for b in range(n)]
-    if "totals" in results[0]:
-        totals = np.array([res["totals"] for res in results], float)
+    key = next((k for k in SCORE_KEYS if k in results[0]), None)
+    if key is not None:
+        totals = np.array([res[key] for res in results], float)
     return rewards, totals, decisions, spent
 
 
