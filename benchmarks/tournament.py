@@ -1,6 +1,6 @@
 """Round-robin tournaments between agents, with win rates, confidence intervals and ratings.
 
-    python -m benchmarks.tournament [--games banque-v0 ...] [--agents random heuristic]
+    python -m benchmarks.tournament [--games banque-v0 ...] [--agents random heuristic ismcts]
                                     [--n 200] [--seed 0] [--config '{"num_players": 2}']
                                     [--out benchmarks/results]
 
@@ -37,18 +37,22 @@ import cardenvs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents import RandomAgent, heuristic_for  # noqa: E402
+from agents.ismcts import ISMCTSAgent  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
-AGENTS = {"random": RandomAgent, "heuristic": None}
+AGENTS = {"random": RandomAgent, "heuristic": None, "ismcts": ISMCTSAgent}
+ISMCTS_ITERATIONS = 200
 SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
 
 
-def make_agent(kind: str, env_id: str, seed: int):
+def make_agent(kind: str, env_id: str, seed: int, iterations: int = ISMCTS_ITERATIONS):
     """An agent by kind name for ``env_id``."""
     if kind == "random":
         return RandomAgent(seed=seed)
     if kind == "heuristic":
         return heuristic_for(env_id, seed=seed)
+    if kind == "ismcts":
+        return ISMCTSAgent(env_id, iterations=iterations, seed=seed)
     raise ValueError(f"unknown agent {kind!r}; available: {sorted(AGENTS)}")
 
 
@@ -76,7 +80,10 @@ def play_games(env_id: str, seats: tuple[int, ...], agents, n: int, seed: int, c
             rows = np.flatnonzero(live & (seat_agent[np.clip(cur, 0, P - 1)] == k))
             if rows.size:
                 t0 = time.perf_counter()
-                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+                if hasattr(agent, "act_row"):  # a search agent: one row at a time, from state
+                    actions[rows] = [agent.act_row(venv, int(b)) for b in rows]
+                else:
+                    actions[rows] = agent.act_batch(obs[rows], mask[rows])
                 spent[k] += time.perf_counter() - t0
                 decisions[k] += rows.size
         actions[done] = 0
@@ -118,9 +125,19 @@ def bradley_terry(wins: np.ndarray, iters: int = 500) -> np.ndarray:
     return 400.0 * np.log10(p / p[0])
 
 
-def run(games, agent_kinds, n: int, seed: int, config: dict, quiet: bool = False) -> dict:
+def run(
+    games,
+    agent_kinds,
+    n: int,
+    seed: int,
+    config: dict,
+    quiet: bool = False,
+    iterations: int = ISMCTS_ITERATIONS,
+) -> dict:
     """The whole tournament; returns the JSON-able report."""
     report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "games": {}}
+    if "ismcts" in agent_kinds:
+        report["ismcts_iterations"] = iterations
     for env_id in games:
         P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
         k = len(agent_kinds)
@@ -136,7 +153,9 @@ def run(games, agent_kinds, n: int, seed: int, config: dict, quiet: bool = False
         step = 0
         for (i, j), seats in itertools.product(pairs, arr):
             ids = (i, j)
-            agents = [make_agent(agent_kinds[x], env_id, seed + 7919 * x + step) for x in ids]
+            agents = [
+                make_agent(agent_kinds[x], env_id, seed + 7919 * x + step, iterations) for x in ids
+            ]
             r, totals, dec, sp = play_games(env_id, seats, agents, n, seed + 1000 * step, config)
             step += 1
             if not quiet:
@@ -244,6 +263,9 @@ def main(argv=None) -> dict:
     p.add_argument("--config", default="{}", help="JSON config passed to every game")
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--quiet", action="store_true")
+    p.add_argument(
+        "--ismcts-iterations", type=int, default=ISMCTS_ITERATIONS, help="ISMCTS budget per move"
+    )
     a = p.parse_args(argv)
     if len(a.agents) < 2:
         p.error("a tournament needs at least two agents")
@@ -253,7 +275,9 @@ def main(argv=None) -> dict:
     if a.n < 1:
         p.error("--n must be at least 1")
     config = json.loads(a.config)
-    report = run(a.games, a.agents, a.n, a.seed, config, quiet=a.quiet)
+    report = run(
+        a.games, a.agents, a.n, a.seed, config, quiet=a.quiet, iterations=a.ismcts_iterations
+    )
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "tournament.json").write_text(json.dumps(report, indent=2))

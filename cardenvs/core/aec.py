@@ -236,6 +236,35 @@ class CardAECEnv(AECEnv):
         if self.game.deal_extras is not None:
             deal.update(self.game.deal_extras(self._engine.state, 0, self.config))
 
+    # -- search support (cardenvs.core.sim) -----------------------------------------------------
+    def simulator(self):
+        """A ``Simulator`` for copies of this game's state (clone, determinize, step)."""
+        from .sim import Simulator
+
+        return Simulator(self.game, self.config)
+
+    def state_copy(self):
+        """A one-row copy of the live state; stepping it never touches this env."""
+        from .sim import Simulator
+
+        return Simulator.copy_row(self._engine.state, 0)
+
+    def determinize(self, seat: int, rng=None):
+        """A copy of the live state in which what ``seat`` cannot see (other hands, the stock
+        order, ...) is redrawn consistently with everything ``seat`` has observed: its
+        observation of the copy equals its observation of the game.
+
+        Args:
+            seat: the seat whose information is kept.
+            rng: a ``numpy.random.Generator`` (default: a fresh unseeded one).
+        """
+        import numpy as np
+
+        if self._record is None:
+            raise RuntimeError("call reset() before determinize()")
+        rng = np.random.default_rng() if rng is None else rng
+        return self.simulator().determinize(self._engine.state, seat, rng)
+
     def render(self):
         if self.render_mode is None:
             import gymnasium

@@ -168,13 +168,15 @@ class GameDef:
     render: Callable  # (state, row, config) -> str
     deck_strings: Callable  # (state, row) -> the current deal's deck order as card strings
     deal_extras: Callable | None = None  # (state, row, config) -> extra fields of a finished deal
+    legal_row: Callable | None = None  # kernel (state, row, cfg, out): the mask of a row
+    determinize: Callable | None = None  # (state, row, config, seat, rng): redraw hidden info
 
     @classmethod
     def from_rules(cls, rules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:
         """The ``GameDef`` of a rules module that uses the standard names (``NAME``,
         ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,
         ``LAYOUT``, the three batched kernels, ``result``, ``deck_strings`` and optionally
-        ``deal_extras``)."""
+        ``deal_extras``, ``legal_row`` and ``determinize``)."""
         return cls(
             name=rules.NAME,
             version=rules.VERSION,
@@ -192,6 +194,8 @@ class GameDef:
             render=render,
             deck_strings=rules.deck_strings,
             deal_extras=getattr(rules, "deal_extras", None),
+            legal_row=getattr(rules, "legal_row", None),
+            determinize=getattr(rules, "determinize", None),
         )
 
     @functools.cached_property

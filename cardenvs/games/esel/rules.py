@@ -1067,6 +1067,12 @@ def observe_rows(s, cfg, seats, out):
         _observe(s, b, cfg, seats[b], out[b])
 
 
+@njit(cache=True)
+def legal_row(s, b, cfg, out):
+    """Write the legal-action mask of row ``b`` into ``out`` (search on state copies)."""
+    _legal(s, b, cfg, out)
+
+
 # --- Python-side helpers -----------------------------------------------------------------------
 def result(s: PackedState, b: int, config: Config) -> dict:
     """JSON-able result of the finished episode in row ``b``."""

@@ -773,6 +773,12 @@ def observe_rows(s, cfg, seats, out):
         _observe(s, b, cfg, seats[b], out[b])
 
 
+@njit(cache=True)
+def legal_row(s, b, cfg, out):
+    """Write the legal-action mask of row ``b`` into ``out`` (search on state copies)."""
+    _legal(s, b, cfg, out)
+
+
 # --- Python-side helpers -----------------------------------------------------------------------
 def result(s: PackedState, b: int, config: Config) -> dict:
     """JSON-able result of the finished episode in row ``b``."""
@@ -789,6 +795,44 @@ def result(s: PackedState, b: int, config: Config) -> dict:
 def deck_strings(s: PackedState, b: int) -> list[str]:
     """The current round's deck order (hands from the dealer's left, then the stock)."""
     return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
+
+
+def determinize(s: PackedState, b: int, config: Config, seat: int, rng) -> None:
+    """Redraw in place what ``seat`` cannot see in row ``b``: the other players' hidden natural
+    cards and the order of the stock. Each hidden hand keeps its number of natural cards; the
+    jokers each player holds are public (limit − 3 − jokers played) and stay; the stock keeps
+    its jokers. Exposed hands and the discard pile are public. A draw that would give another
+    player all four aces (the game would have ended) is redrawn.
+    """
+    P = config.num_players
+    others = [p for p in range(P) if p != seat]
+    sp = int(s.f[b, F_STOCK])
+    stock = s.f[b, F_DECK + sp : F_DECK + NUM_CARDS].tolist()
+    naturals = [c for c in stock if c < 52]
+    jokers = [c for c in stock if c >= 52]
+    sizes = []
+    for p in others:
+        m = int(s.m[b, M_HIDDEN + p])
+        cards = [c for c in range(52) if (m >> c) & 1]
+        naturals += cards
+        sizes.append(len(cards))
+    aces = int(ACES)
+    for _ in range(100):
+        pool = [naturals[i] for i in rng.permutation(len(naturals))]
+        hands, k = [], 0
+        for n in sizes:
+            m = 0
+            for c in pool[k : k + n]:
+                m |= 1 << c
+            hands.append(m)
+            k += n
+        exposed = [int(s.m[b, M_EXPOSED + p]) for p in others]
+        if all((h | e) & aces != aces for h, e in zip(hands, exposed, strict=True)):
+            break
+    for p, m in zip(others, hands, strict=True):
+        s.m[b, M_HIDDEN + p] = np.uint64(m)
+    rest = pool[k:] + jokers
+    s.f[b, F_DECK + sp : F_DECK + NUM_CARDS] = [rest[i] for i in rng.permutation(len(rest))]
 
 
 def _natural_mask(cards) -> int:

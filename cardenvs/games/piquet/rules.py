@@ -1063,6 +1063,12 @@ def observe_rows(s, cfg, seats, out):
 
 
 @njit(cache=True)
+def legal_row(s, b, cfg, out):
+    """Write the legal-action mask of row ``b`` into ``out`` (search on state copies)."""
+    _legal(s, b, cfg, out)
+
+
+@njit(cache=True)
 def declare_row(s, b, cfg):
     """Run the declarations of row ``b`` (for the rules helper)."""
     _declare(s, b, cfg)

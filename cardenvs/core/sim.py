@@ -1,0 +1,108 @@
+"""Search on copies: clone a game's state, determinize it for a seat, and step it without
+touching the live game. Written once for every game, on the game's own batched kernels.
+
+``Simulator(game, config)`` works on one-row ``PackedState`` copies:
+
+- ``copy_row(state, b)``: a one-row copy of row ``b`` (the live state is never written);
+- ``current(s)``, ``legal(s)`` (the mask), ``observe(s, seat)``;
+- ``step(s, action) -> (rewards, done, next mask)``: the game's ``step_rows`` on the copy;
+- ``determinize(s, seat, rng)``: a copy in which everything ``seat`` cannot see (other hands, the
+  stock order, ...) is redrawn at random among the possibilities consistent with what ``seat``
+  has observed, via the game's ``determinize`` helper.
+
+A determinized state gives ``seat`` exactly the observation it had (tested for every game that
+supports it), keeps every card once, and keeps each hidden pile's size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .game import GameDef
+from .state import PackedState
+
+
+class Simulator:
+    """Clone, determinize and step one-row copies of a game's state (see the module docstring).
+
+    Args:
+        game: the game's ``GameDef`` (``cardenvs.game_info(id)``).
+        config: the game's ``Config`` (the live env's ``config``).
+    """
+
+    def __init__(self, game: GameDef, config):
+        self.game = game
+        self.config = config
+        self.cfg = config.to_array()
+        self.num_seats = game.num_seats(config)
+        self._obs = np.zeros((1, game.obs_dim), np.float32)
+        self._mask = np.zeros((1, game.num_actions), np.int8)
+        self._rewards = np.zeros((1, self.num_seats), np.float32)
+        self._term = np.zeros(1, np.bool_)
+        self._action = np.zeros(1, np.int64)
+        self._seat = np.zeros(1, np.int64)
+        self._current = game.layout.offset("current")
+        self._phase = game.layout.offset("phase")
+
+    def __repr__(self) -> str:
+        return f"Simulator({self.game.env_id}, {self.config})"
+
+    @property
+    def can_determinize(self) -> bool:
+        return self.game.determinize is not None
+
+    @staticmethod
+    def copy_row(state: PackedState, b: int = 0) -> PackedState:
+        """A one-row copy of row ``b``."""
+        return PackedState(*(a[b : b + 1].copy() for a in state))
+
+    def current(self, s: PackedState) -> int:
+        """The seat to act in the copy, -1 when its game is over."""
+        return int(s.f[0, self._current])
+
+    def observe(self, s: PackedState, seat: int) -> np.ndarray:
+        """``seat``'s observation of the copy (a new array)."""
+        out = np.zeros((1, self.game.obs_dim), np.float32)
+        self._seat[0] = seat
+        self.game.observe_rows(s, self.cfg, self._seat, out)
+        return out[0]
+
+    def legal(self, s: PackedState) -> np.ndarray:
+        """The legal-action mask of the seat to act in the copy (all zero once it is over)."""
+        if self.game.legal_row is None:
+            raise NotImplementedError(f"{self.game.env_id} has no legal_row kernel")
+        out = np.zeros(self.game.num_actions, np.int8)
+        self.game.legal_row(s, 0, self.cfg, out)
+        return out
+
+    def step(self, s: PackedState, action: int, check: bool = True):
+        """Apply ``action`` to the copy; return ``(rewards per seat, game over, next mask)``.
+
+        With ``check`` the action is first tested against ``legal(s)`` (``ValueError`` if it is
+        not legal; the copy is left unchanged). Search loops that draw their actions from the
+        previous mask pass ``check=False``.
+        """
+        if check and not self.legal(s)[action]:
+            raise ValueError(f"action {action} is not legal in this state")
+        self._action[0] = action
+        self._term[0] = False
+        self.game.step_rows(
+            s, self.cfg, self._action, False, self._obs, self._mask, self._rewards, self._term
+        )
+        return self._rewards[0].copy(), bool(self._term[0]), self._mask[0].copy()
+
+    def determinize(self, s: PackedState, seat: int, rng: np.random.Generator) -> PackedState:
+        """A copy of ``s`` with what ``seat`` cannot see redrawn consistently (see the module
+        docstring)."""
+        if self.game.determinize is None:
+            raise NotImplementedError(
+                f"{self.game.env_id} has no determinization yet; games with one: see "
+                "cardenvs.core.sim"
+            )
+        if not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat must be in 0..{self.num_seats - 1}, got {seat!r}")
+        out = self.copy_row(s, 0)
+        self.game.determinize(out, 0, self.config, seat, rng)
+        if self.game.legal_row is not None:  # the legality cache of the seat to act
+            self.game.legal_row(out, 0, self.cfg, np.zeros(self.game.num_actions, np.int8))
+        return out
