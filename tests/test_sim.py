@@ -123,11 +123,21 @@ def test_sim__step_on_a_copy_leaves_the_game_alone_and_checks_legality():
     assert "Simulator(banque-v0" in repr(sim)
 
 
-def test_sim__games_without_determinization_say_so():
+def test_sim__games_without_determinization_say_so(monkeypatch):
+    """A game without a determinization (every game has one now: simulate one that lacks it)
+    gets a clear error, from the env and from the ISMCTS agent."""
+    import dataclasses
+
+    import agents.ismcts
+
     env = cardenvs.make("piquet-v0")
     env.reset(seed=0)
+    core = env.unwrapped
+    bare = dataclasses.replace(core.game, determinize=None)
+    monkeypatch.setattr(core, "game", bare)
     with pytest.raises(NotImplementedError, match="no determinization"):
-        env.unwrapped.determinize(0)
+        core.determinize(0)
+    monkeypatch.setattr(agents.ismcts.cardenvs, "game_info", lambda env_id: bare)
     with pytest.raises(ValueError, match="needs a determinization"):
         ISMCTSAgent("piquet-v0")
     env = cardenvs.make("banque-v0")
