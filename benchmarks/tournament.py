@@ -45,14 +45,23 @@ ISMCTS_ITERATIONS = 200
 SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
 
 
-def make_agent(kind: str, env_id: str, seed: int, iterations: int = ISMCTS_ITERATIONS):
+def make_agent(
+    kind: str,
+    env_id: str,
+    seed: int,
+    iterations: int = ISMCTS_ITERATIONS,
+    rollout: str = "random",
+    time_limit: float | None = None,
+):
     """An agent by kind name for ``env_id``."""
     if kind == "random":
         return RandomAgent(seed=seed)
     if kind == "heuristic":
         return heuristic_for(env_id, seed=seed)
     if kind == "ismcts":
-        return ISMCTSAgent(env_id, iterations=iterations, seed=seed)
+        return ISMCTSAgent(
+            env_id, iterations=iterations, time_limit=time_limit, rollout=rollout, seed=seed
+        )
     raise ValueError(f"unknown agent {kind!r}; available: {sorted(AGENTS)}")
 
 
@@ -133,11 +142,15 @@ def run(
     config: dict,
     quiet: bool = False,
     iterations: int = ISMCTS_ITERATIONS,
+    rollout: str = "random",
+    time_limit: float | None = None,
 ) -> dict:
     """The whole tournament; returns the JSON-able report."""
     report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "games": {}}
     if "ismcts" in agent_kinds:
         report["ismcts_iterations"] = iterations
+        report["ismcts_rollout"] = rollout
+        report["ismcts_time_limit"] = time_limit
     for env_id in games:
         P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
         k = len(agent_kinds)
@@ -154,7 +167,10 @@ def run(
         for (i, j), seats in itertools.product(pairs, arr):
             ids = (i, j)
             agents = [
-                make_agent(agent_kinds[x], env_id, seed + 7919 * x + step, iterations) for x in ids
+                make_agent(
+                    agent_kinds[x], env_id, seed + 7919 * x + step, iterations, rollout, time_limit
+                )
+                for x in ids
             ]
             r, totals, dec, sp = play_games(env_id, seats, agents, n, seed + 1000 * step, config)
             step += 1
@@ -266,6 +282,8 @@ def main(argv=None) -> dict:
     p.add_argument(
         "--ismcts-iterations", type=int, default=ISMCTS_ITERATIONS, help="ISMCTS budget per move"
     )
+    p.add_argument("--ismcts-seconds", type=float, default=None, help="ISMCTS time per move")
+    p.add_argument("--ismcts-rollout", choices=("random", "heuristic"), default="random")
     a = p.parse_args(argv)
     if len(a.agents) < 2:
         p.error("a tournament needs at least two agents")
@@ -276,7 +294,15 @@ def main(argv=None) -> dict:
         p.error("--n must be at least 1")
     config = json.loads(a.config)
     report = run(
-        a.games, a.agents, a.n, a.seed, config, quiet=a.quiet, iterations=a.ismcts_iterations
+        a.games,
+        a.agents,
+        a.n,
+        a.seed,
+        config,
+        quiet=a.quiet,
+        iterations=a.ismcts_iterations,
+        rollout=a.ismcts_rollout,
+        time_limit=a.ismcts_seconds,
     )
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

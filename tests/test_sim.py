@@ -162,7 +162,7 @@ def test_ismcts__plays_legal_actions_to_the_end_of_a_deal(game):
         assert obs["action_mask"][a] == 1
         env.step(a)
     assert env.unwrapped.record()["result"] is not None
-    assert "8 iterations" in repr(agent)
+    assert "8 iterations, random roll-outs" in repr(agent)
 
 
 def test_ismcts__time_budget_and_bad_arguments():
