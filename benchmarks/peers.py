@@ -210,22 +210,9 @@ def bench_ours(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
 
 def _pz_run(env, seconds: float, rng: np.random.Generator) -> tuple[int, int, float]:
     """The loop of ``bench_aec`` on a PettingZoo env."""
-    steps = games = 0
-    t0 = time.perf_counter()
-    while True:
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                games += 1
-                if time.perf_counter() - t0 > seconds:
-                    break
-                env.reset()
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        env.step(int(legal[rng.integers(legal.size)]))
-        steps += 1
-    return steps, games, time.perf_counter() - t0
+    from .throughput import aec_loop
+
+    return aec_loop(env, seconds, rng)
 
 
 def bench_pettingzoo(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:

@@ -30,12 +30,10 @@ from cardenvs.core.vector import RandomLegal
 RESULTS = Path(__file__).parent / "results"
 
 
-def bench_aec(env_id: str, seconds: float, seed: int = 0) -> dict:
-    """AEC steps/s with random legal actions over whole games (``env.last()`` + ``step``)."""
-    env = cardenvs.make(env_id)
-    rng = np.random.default_rng(seed)
+def aec_loop(env, seconds: float, rng: np.random.Generator) -> tuple[int, int, float]:
+    """Random legal play on a reset PettingZoo AEC env (``env.last()`` + ``step``), whole games,
+    until the first game end after ``seconds``; returns (steps, games, seconds taken)."""
     steps = games = 0
-    env.reset(seed=seed)
     t0 = time.perf_counter()
     while True:
         obs, _, term, trunc, _ = env.last()
@@ -50,7 +48,14 @@ def bench_aec(env_id: str, seconds: float, seed: int = 0) -> dict:
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(legal.size)]))
         steps += 1
-    dt = time.perf_counter() - t0
+    return steps, games, time.perf_counter() - t0
+
+
+def bench_aec(env_id: str, seconds: float, seed: int = 0) -> dict:
+    """AEC steps/s with random legal actions over whole games (``env.last()`` + ``step``)."""
+    env = cardenvs.make(env_id)
+    env.reset(seed=seed)
+    steps, games, dt = aec_loop(env, seconds, np.random.default_rng(seed))
     return {"steps_per_s": steps / dt, "games_per_s": games / dt, "steps": steps, "games": games}
 
 

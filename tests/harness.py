@@ -76,3 +76,43 @@ def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
         assert np.array_equal(getattr(own, name)[0], getattr(vec.state, name)[b]), (
             f"row {b}: state array {name} differs"
         )
+
+
+def walk(env, rng, steps: int) -> bool:
+    """Random legal play for up to ``steps`` actions; False if the game ended."""
+    for _ in range(steps):
+        legal = env.unwrapped.legal_actions()
+        if not legal:
+            return False
+        env.step(int(rng.choice(legal)))
+    return bool(env.unwrapped.legal_actions())
+
+
+def determinize_and_check(env, seat: int, rng):
+    """Determinize the live game for ``seat`` and check what every determinization must keep:
+    the seat's observation, its legal mask when it is to act, a legal move for the seat to act.
+    Returns ``(state before, determinized copy)``."""
+    core = env.unwrapped
+    before = core.state_copy()
+    sim = core.simulator()
+    d = core.determinize(seat, rng)
+    assert np.array_equal(sim.observe(d, seat), env.observe(f"player_{seat}")["observation"])
+    if core.legal_actions():
+        if core.agent_name_mapping[env.agent_selection] == seat:
+            assert np.array_equal(sim.legal(d), env.observe(env.agent_selection)["action_mask"])
+        assert sim.legal(d).any()
+    return before, d
+
+
+def play_out_with(agent, env) -> None:
+    """Play a reset AEC env to its end, every seat choosing with a search agent's ``act_env``,
+    checking each choice against the mask."""
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        a = agent.act_env(env)
+        assert obs["action_mask"][a] == 1
+        env.step(a)
+    assert env.unwrapped.record()["result"] is not None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import determinize_and_check, play_out_with, walk  # noqa: E402
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,16 +23,6 @@ DETERMINIZED = {
     "four_aces-v0": [{}, {"num_players": 5}],
 }
 CASES = [(g, c) for g, cs in DETERMINIZED.items() for c in cs]
-
-
-def walk(env, rng, steps: int) -> bool:
-    """Random legal play for up to ``steps`` actions; False if the game ended."""
-    for _ in range(steps):
-        legal = env.unwrapped.legal_actions()
-        if not legal:
-            return False
-        env.step(int(rng.choice(legal)))
-    return bool(env.unwrapped.legal_actions())
 
 
 def card_multiset(game: str, s) -> list[int]:
@@ -75,17 +66,8 @@ def test_sim__determinization_keeps_the_seats_information(case, seed, steps, sea
     rng = np.random.default_rng(seed)
     walk(env, rng, steps)
     core = env.unwrapped
-    P = len(env.possible_agents)
-    seat = seat_shift % P
-    before = core.state_copy()
-    sim = core.simulator()
-    d = core.determinize(seat, rng)
-    assert np.array_equal(sim.observe(d, seat), env.observe(f"player_{seat}")["observation"])
-    if core.legal_actions():
-        acting = core.agent_name_mapping[env.agent_selection]
-        if acting == seat:
-            assert np.array_equal(sim.legal(d), env.observe(env.agent_selection)["action_mask"])
-        assert sim.legal(d).any()
+    seat = seat_shift % len(env.possible_agents)
+    before, d = determinize_and_check(env, seat, rng)
     assert card_multiset(game, d) == card_multiset(game, before)
     for a, b in zip(before, core.state_copy(), strict=True):
         assert np.array_equal(a, b)
@@ -153,15 +135,7 @@ def test_ismcts__plays_legal_actions_to_the_end_of_a_deal(game):
     env = cardenvs.make(game, illegal_action="raise", episode="deal")
     env.reset(seed=2)
     agent = ISMCTSAgent(game, iterations=8, max_rollout=200, seed=1)
-    for _ in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        a = agent.act_env(env)
-        assert obs["action_mask"][a] == 1
-        env.step(a)
-    assert env.unwrapped.record()["result"] is not None
+    play_out_with(agent, env)
     assert "8 iterations, random roll-outs" in repr(agent)
 
 

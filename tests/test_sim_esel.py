@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import determinize_and_check, play_out_with, walk  # noqa: E402
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,16 +26,6 @@ CONFIGS = [
     {"trump_option": 3, "common_trumps": "H", "must_beat": True},
 ]
 ALL = (1 << 64) - 1
-
-
-def walk(env, rng, steps: int) -> bool:
-    """Random legal play for up to ``steps`` actions; False if the game ended."""
-    for _ in range(steps):
-        legal = env.unwrapped.legal_actions()
-        if not legal:
-            return False
-        env.step(int(rng.choice(legal)))
-    return bool(env.unwrapped.legal_actions())
 
 
 def bits(m) -> list[int]:
@@ -89,15 +80,8 @@ def test_sim_esel__determinization_keeps_the_seats_information(config, seed, ste
     core = env.unwrapped
     P = len(env.possible_agents)
     seat = seat_shift % P
-    before = core.state_copy()
+    before, d = determinize_and_check(env, seat, rng)
     sim = core.simulator()
-    d = core.determinize(seat, rng)
-    assert np.array_equal(sim.observe(d, seat), env.observe(f"player_{seat}")["observation"])
-    if core.legal_actions():
-        acting = core.agent_name_mapping[env.agent_selection]
-        if acting == seat:
-            assert np.array_equal(sim.legal(d), env.observe(env.agent_selection)["action_mask"])
-        assert sim.legal(d).any()
     check_cards(before, P)
     check_cards(d, P)
     check_voids(before, P)
@@ -263,13 +247,4 @@ def test_sim_esel__consistency_check_can_fail():
 def test_ismcts_esel__plays_legal_actions_to_the_end_of_a_deal(config):
     env = cardenvs.make(GAME, illegal_action="raise", episode="deal", **config)
     env.reset(seed=2)
-    agent = ISMCTSAgent(GAME, iterations=8, max_rollout=200, seed=1)
-    for _ in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        a = agent.act_env(env)
-        assert obs["action_mask"][a] == 1
-        env.step(a)
-    assert env.unwrapped.record()["result"] is not None
+    play_out_with(ISMCTSAgent(GAME, iterations=8, max_rollout=200, seed=1), env)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import determinize_and_check, play_out_with, walk  # noqa: E402
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,16 +36,6 @@ SUIT = [sum(1 << (s * 13 + r) for r in range(5, 13)) for s in range(4)]
 # fields the determinization may change: the opponent's private cards, the deck, the row key
 PRIVATE = {"hand", "dealt", "discards", "seen", "cb", "deck", "key", "last_disc"}
 DECL_PUBLIC = ("decl_win", "decl_pts", "calls", "shown")
-
-
-def walk(env, rng, steps: int) -> bool:
-    """Random legal play for up to ``steps`` actions; False if the game ended."""
-    for _ in range(steps):
-        legal = env.unwrapped.legal_actions()
-        if not legal:
-            return False
-        env.step(int(rng.choice(legal)))
-    return bool(env.unwrapped.legal_actions())
 
 
 def cards(m) -> list[int]:
@@ -160,15 +151,8 @@ def test_sim_piquet__determinization_keeps_the_seats_information(config, seed, s
     rng = np.random.default_rng(seed)
     walk(env, rng, steps)
     core = env.unwrapped
-    before = core.state_copy()
-    sim = core.simulator()
     for _ in range(3):
-        d = core.determinize(seat, rng)
-        assert np.array_equal(sim.observe(d, seat), env.observe(f"player_{seat}")["observation"])
-        if core.legal_actions():
-            if core.agent_name_mapping[env.agent_selection] == seat:
-                assert np.array_equal(sim.legal(d), env.observe(env.agent_selection)["action_mask"])
-            assert sim.legal(d).any()
+        before, d = determinize_and_check(env, seat, rng)
         assert card_multiset(d) == card_multiset(before) == PIQUET_IDS
         assert inconsistencies(d, before, seat, config) == []
     for a, b in zip(before, core.state_copy(), strict=True):
@@ -294,13 +278,4 @@ def test_sim_piquet__a_shown_carte_blanche_is_kept():
 def test_ismcts_piquet__plays_legal_actions_to_the_end_of_a_deal(config):
     env = cardenvs.make(GAME, illegal_action="raise", episode="deal", **config)
     env.reset(seed=2)
-    agent = ISMCTSAgent(GAME, iterations=8, max_rollout=200, seed=1)
-    for _ in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        a = agent.act_env(env)
-        assert obs["action_mask"][a] == 1
-        env.step(a)
-    assert env.unwrapped.record()["result"] is not None
+    play_out_with(ISMCTSAgent(GAME, iterations=8, max_rollout=200, seed=1), env)
