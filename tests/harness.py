@@ -116,3 +116,51 @@ def play_out_with(agent, env) -> None:
         assert obs["action_mask"][a] == 1
         env.step(a)
     assert env.unwrapped.record()["result"] is not None
+
+
+def check_vector_rows_equal_aec(
+    env_id: str, config: dict, n: int = 4, seed: int = 100, max_steps: int = 20_000, every: int = 7
+) -> None:
+    """Play ``n`` rows of the batched engine and their twin AEC envs with the same random legal
+    actions to the end: the same seat to act, observation, mask and state at every step, the
+    same rewards at the end, and every seat's view equal every ``every`` steps."""
+    vec = cardenvs.make_vector(
+        env_id, num_envs=n, seed=seed, autoreset=False, validate=False, **config
+    )
+    P = vec.num_seats
+    obs, mask, info = vec.reset()
+    assert obs.shape == (n, vec.obs_dim) and obs.dtype == np.float32
+    assert mask.shape == (n, vec.num_actions) and mask.dtype == np.int8
+    envs = aec_envs(env_id, seed, n, **config)
+    for b in range(n):
+        assert_row_matches_env(envs[b], vec, b, obs[b], mask[b], info["current_player"][b])
+    g = np.random.default_rng(0)
+    done = np.zeros(n, bool)
+    for t in range(max_steps):
+        actions = choose(mask, g)
+        obs, mask, rewards, terminated, truncated, info = vec.step(actions)
+        assert not truncated.any()
+        for b in range(n):
+            if done[b]:
+                assert rewards[b].tolist() == [0.0] * P and mask[b].sum() == 0
+                continue
+            env = envs[b]
+            env.step(int(actions[b]))
+            if all(env.terminations.values()):
+                assert terminated[b], f"row {b} should have ended"
+                assert rewards[b].tolist() == [env.rewards[f"player_{p}"] for p in range(P)]
+                assert mask[b].sum() == 0
+                done[b] = True
+            else:
+                assert not terminated[b]
+                assert rewards[b].tolist() == [0.0] * P
+                assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
+        if t % every == 0:  # every seat's view, not only the one to act
+            for seat in range(P):
+                view = vec.observe(seat)
+                for b in np.flatnonzero(~done).tolist():
+                    ref = envs[b].observe(f"player_{seat}")["observation"]
+                    assert np.array_equal(view[b], ref), f"row {b}, seat {seat}"
+        if done.all():
+            break
+    assert done.all(), "some rows never finished"

@@ -25,7 +25,14 @@ import harness
 import numpy as np
 import pettingzoo
 import pytest
-from harness import assert_row_matches_env, bits, choose, obs_block_name, observe_state
+from harness import (
+    assert_row_matches_env,
+    bits,
+    check_vector_rows_equal_aec,
+    choose,
+    obs_block_name,
+    observe_state,
+)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
@@ -766,48 +773,7 @@ def test_esel__trump_choice_hides_every_hand_even_from_its_holder():
     ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()),
 )
 def test_esel__vector_rows_equal_aec_envs(config):
-    n, seed = 4, 100
-    P = R.Config(**config).num_players
-    vec = cardenvs.make_vector(
-        ENV_ID, num_envs=n, seed=seed, autoreset=False, validate=False, **config
-    )
-    obs, mask, info = vec.reset()
-    assert obs.shape == (n, R.OBS_DIM) and obs.dtype == np.float32
-    assert mask.shape == (n, NUM_ACTIONS) and mask.dtype == np.int8
-    envs = aec_envs(seed, n, **config)
-    for b in range(n):
-        assert_row_matches_env(envs[b], vec, b, obs[b], mask[b], info["current_player"][b])
-    g = np.random.default_rng(0)
-    done = np.zeros(n, bool)
-    for t in range(20_000):
-        actions = choose(mask, g)
-        obs, mask, rewards, terminated, truncated, info = vec.step(actions)
-        assert not truncated.any()
-        for b in range(n):
-            if done[b]:
-                assert rewards[b].tolist() == [0.0] * P and mask[b].sum() == 0
-                continue
-            env = envs[b]
-            env.step(int(actions[b]))
-            if all(env.terminations.values()):
-                assert terminated[b], f"row {b} should have ended"
-                expected = [env.rewards[f"player_{p}"] for p in range(P)]
-                assert rewards[b].tolist() == expected
-                assert mask[b].sum() == 0
-                done[b] = True
-            else:
-                assert not terminated[b]
-                assert rewards[b].tolist() == [0.0] * P
-                assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
-        if t % 7 == 0:  # every seat's view, not only the one to act
-            for seat in range(P):
-                view = vec.observe(seat)
-                for b in np.flatnonzero(~done).tolist():
-                    ref = envs[b].observe(f"player_{seat}")["observation"]
-                    assert np.array_equal(view[b], ref), f"row {b}, seat {seat}"
-        if done.all():
-            break
-    assert done.all(), "some rows never finished"
+    check_vector_rows_equal_aec(ENV_ID, config, n=4, seed=100)
 
 
 @pytest.mark.parametrize(
