@@ -3,7 +3,7 @@
 ``make(id, **config)`` returns a PettingZoo AEC env; ``make_vector(id, num_envs, seed,
 **config)`` a batched engine on the same numba kernels; ``GAMES`` lists the ids;
 ``replay(record)`` replays and checks a game record; ``game_info(id)`` describes a game's
-actions and observation blocks.
+actions and observation blocks; ``cardenvs.wrappers.SingleAgentEnv`` is a one-seat Gymnasium view.
 """
 
 from __future__ import annotations

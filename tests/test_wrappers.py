@@ -1,0 +1,117 @@
+"""The single-agent Gymnasium view (``cardenvs.wrappers.SingleAgentEnv``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import cardenvs
+from cardenvs.wrappers import SingleAgentEnv
+
+SMALL = {
+    "piquet-v0": {"episode": "deal"},
+    "esel-v0": {"episode": "deal", "num_players": 3},
+    "banque-v0": {"episode": "deal", "num_players": 2},
+    "four_aces-v0": {"episode": "deal", "num_players": 3},
+}
+
+
+class FirstLegal:
+    """An opponent that plays its first legal action (and counts its calls)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def act(self, observation, action_mask):
+        self.calls += 1
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def play(env, rng, seed=None):
+    obs, info = env.reset(seed=seed)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        assert env.observation_space.contains(obs)
+        mask = env.action_masks()
+        assert mask.any() and np.array_equal(mask, info["action_mask"].astype(bool))
+        obs, r, done, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert not trunc
+        total += r
+        steps += 1
+    return total, steps, info
+
+
+@pytest.mark.parametrize("env_id", list(SMALL))
+def test_wrappers__gymnasium_check_env(env_id):
+    check_env(SingleAgentEnv(env_id, **SMALL[env_id]), skip_render_check=True)
+
+
+@pytest.mark.parametrize("env_id", list(SMALL))
+def test_wrappers__learner_acts_only_for_its_seat_and_gets_its_reward(env_id):
+    """Every observation is the learner's, with the learner to act; the return is the
+    learner's reward from the engine; seat rotation visits every seat."""
+    env = SingleAgentEnv(env_id, seat="rotate", **SMALL[env_id])
+    rng = np.random.default_rng(0)
+    seats = set()
+    lo = cardenvs.game_info(env_id)
+    to_act = sum(f.size for f in lo.obs_layout[: [f.name for f in lo.obs_layout].index("to_act")])
+    for episode in range(2 * env.num_seats):
+        obs, info = env.reset(seed=episode if episode == 0 else None)
+        seats.add(info["seat"])
+        assert obs[to_act] == 1.0
+        done = False
+        total = 0.0
+        while not done:
+            obs, r, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            total += r
+            if not done:
+                assert obs[to_act] == 1.0, "the learner is to act whenever it observes"
+        assert -1.0 <= total <= 1.0
+        assert total == pytest.approx(float(env._engine._rewards[0, env.seat]))
+    assert seats == set(range(env.num_seats))
+
+
+def test_wrappers__opponents_play_the_other_seats():
+    opp = FirstLegal()
+    env = SingleAgentEnv("banque-v0", seat=1, opponents=opp, num_players=2, episode="deal")
+    play(env, np.random.default_rng(1), seed=3)
+    assert opp.calls > 0
+    per_seat = {0: FirstLegal()}
+    env = SingleAgentEnv("piquet-v0", seat=1, opponents=per_seat, episode="deal")
+    play(env, np.random.default_rng(1), seed=3)
+    assert per_seat[0].calls > 0
+
+
+def test_wrappers__same_seed_same_episode():
+    a = SingleAgentEnv("esel-v0", num_players=2, episode="deal")
+    b = SingleAgentEnv("esel-v0", num_players=2, episode="deal")
+    ra = play(a, np.random.default_rng(5), seed=11)
+    rb = play(b, np.random.default_rng(5), seed=11)
+    assert ra[:2] == rb[:2]
+
+
+def test_wrappers__illegal_actions_and_bad_arguments():
+    env = SingleAgentEnv("piquet-v0", episode="deal")
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    obs, r, done, trunc, info = env.step(illegal)
+    assert r == -1.0 and done and info["illegal_move"] and not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env = SingleAgentEnv("piquet-v0", illegal_action="raise", episode="deal")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="seat must be"):
+        SingleAgentEnv("piquet-v0", seat=2)
+    with pytest.raises(ValueError, match="illegal_action"):
+        SingleAgentEnv("piquet-v0", illegal_action="ignore")
+    with pytest.raises(ValueError, match="act"):
+        SingleAgentEnv("piquet-v0", opponents=object())
+    with pytest.raises(ValueError, match="unknown config"):
+        SingleAgentEnv("piquet-v0", num_players=3)
+    assert "SingleAgentEnv('piquet-v0'" in repr(env)
+    env = SingleAgentEnv("banque-v0", render_mode="ansi", num_players=2)
+    env.reset(seed=0)
+    assert "Banque" in env.render()
