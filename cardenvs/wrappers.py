@@ -165,3 +165,143 @@ class SingleAgentEnv(gymnasium.Env):
         if illegal:
             info["illegal_move"] = True
         return info
+
+
+_SB3_CLASS = None
+
+
+def sb3_vec_env(env_id: str, num_envs: int = 8, seed: int = 0, opponents=None, **config):
+    """A stable-baselines3 ``VecEnv`` over the batched engine (SB3 imported here, lazily).
+
+    Row ``b``'s learner plays seat ``b % num_seats`` (the learner's seat rotates across games);
+    the other seats are played in batch by ``opponents``: an agent with ``act_batch(observations,
+    masks)``, a callable of the same signature (e.g. a frozen copy of the learner's policy), or
+    ``None`` for uniformly random legal actions. Rewards are the learner's; a finished game's
+    last observation is in ``infos[b]["terminal_observation"]`` and the row restarts at once
+    (SB3's convention). ``env_method("action_masks")`` answers sb3-contrib's ``MaskablePPO``.
+    """
+    global _SB3_CLASS
+    if _SB3_CLASS is None:
+        _SB3_CLASS = _make_sb3_class()
+    return _SB3_CLASS(env_id, num_envs, seed, opponents, **config)
+
+
+def _make_sb3_class():
+    from stable_baselines3.common.vec_env import VecEnv
+
+    class CardSB3VecEnv(VecEnv):
+        """See ``sb3_vec_env``."""
+
+        def __init__(self, env_id, num_envs, seed, opponents, **config):
+            module, defaults = lookup(env_id)
+            self.env_id = env_id
+            self.engine = getattr(module, module.VECTOR_CLASS)(
+                num_envs, seed=seed, autoreset=False, validate=False, **(defaults | config)
+            )
+            game = self.engine.game
+            obs_space = gymnasium.spaces.Box(game.obs_low, game.obs_high, dtype=np.float32)
+            super().__init__(num_envs, obs_space, gymnasium.spaces.Discrete(game.num_actions))
+            self.P = self.engine.num_seats
+            self.seats = np.arange(num_envs) % self.P
+            self.opponents = opponents
+            self.seed_value = seed
+            self._rng = np.random.default_rng(seed)
+            self._actions = None
+            self._rows = np.arange(num_envs)
+
+        # -- VecEnv API ------------------------------------------------------------------------
+        def reset(self):
+            self.engine.reset(seed=self.seed_value)
+            self._rewards = np.zeros(self.num_envs, np.float32)
+            self._done = np.zeros(self.num_envs, bool)
+            self._play_opponents()
+            return self.engine.observe(self.seats)
+
+        def step_async(self, actions):
+            self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+        def step_wait(self):
+            mask = self.engine.action_mask
+            if not mask[self._rows, self._actions].all():
+                bad = int(np.flatnonzero(~mask[self._rows, self._actions].astype(bool))[0])
+                raise ValueError(f"row {bad}: the learner's action {self._actions[bad]} is illegal")
+            self._rewards = np.zeros(self.num_envs, np.float32)
+            self._done = np.zeros(self.num_envs, bool)
+            self._step(self._actions, np.ones(self.num_envs, bool))
+            self._play_opponents()
+            infos = [{} for _ in range(self.num_envs)]
+            done_rows = np.flatnonzero(self._done)
+            if done_rows.size:
+                final = self.engine.observe(self.seats)
+                for b in done_rows.tolist():
+                    infos[b]["terminal_observation"] = final[b].copy()
+                self.engine.reset_rows(done_rows)
+                live_before = self._done.copy()
+                self._done[:] = False
+                self._play_opponents(track=False)
+                self._done = live_before
+            obs = self.engine.observe(self.seats)
+            return obs, self._rewards.copy(), self._done.copy(), infos
+
+        def action_masks(self):
+            return self.engine.action_mask.astype(bool)
+
+        def env_method(self, method_name, *args, indices=None, **kwargs):
+            if method_name != "action_masks":
+                raise AttributeError(f"{type(self).__name__} has no env method {method_name!r}")
+            masks = self.action_masks()
+            return [masks[b] for b in self._get_indices(indices)]
+
+        def get_attr(self, attr_name, indices=None):
+            return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+        def set_attr(self, attr_name, value, indices=None):
+            setattr(self, attr_name, value)
+
+        def env_is_wrapped(self, wrapper_class, indices=None):
+            return [False for _ in self._get_indices(indices)]
+
+        def close(self):
+            pass
+
+        def seed(self, seed=None):
+            self.seed_value = seed
+            return [seed for _ in range(self.num_envs)]
+
+        # -- internals -------------------------------------------------------------------------
+        def _step(self, actions, acting, track=True):
+            """Step the rows in ``acting`` with ``actions``; other rows are left unchanged (they
+            get an action that is illegal for them, which the kernels skip)."""
+            mask = self.engine.action_mask
+            noop = np.argmin(mask, axis=1)
+            a = np.where(acting, actions, noop)
+            _, _, rewards, terminated, _, _ = self.engine.step(a)
+            ended = terminated & acting
+            if track:
+                self._rewards[ended] += rewards[ended, self.seats[ended]]
+                self._done |= ended
+            return ended
+
+        def _play_opponents(self, track=True):
+            """Let the other seats move until every live row waits for its learner."""
+            for _ in range(100_000):
+                cur = self.engine.current_player.astype(np.int64)
+                acting = (cur >= 0) & (cur != self.seats) & ~self._done
+                if not acting.any():
+                    return
+                rows = np.flatnonzero(acting)
+                mask = self.engine.action_mask
+                actions = np.zeros(self.num_envs, np.int64)
+                if self.opponents is None:
+                    score = np.where(mask[rows] > 0, self._rng.random(mask[rows].shape), -1.0)
+                    actions[rows] = score.argmax(axis=1)
+                else:
+                    obs = self.engine.observe(np.where(cur >= 0, cur, 0))[rows]
+                    act = getattr(self.opponents, "act_batch", self.opponents)
+                    actions[rows] = act(obs, mask[rows])
+                ended = self._step(actions, acting, track)
+                if not track and ended.any():  # a fresh episode ended before the learner moved
+                    self.engine.reset_rows(np.flatnonzero(ended))
+            raise RuntimeError("opponents did not hand the move back to the learner")
+
+    return CardSB3VecEnv

@@ -461,3 +461,27 @@ def test_vector__bad_reset_changes_nothing():
         vec.reset(seed=9, options={"deck": ["AS"]})
     assert vec.seed == 5
     np.testing.assert_array_equal(vec.observe(vec.current_player), before)
+
+
+def test_vector__reset_rows_restarts_only_those_rows_like_autoreset():
+    a = cardenvs.make_vector("piquet-v0", 3, seed=8, autoreset=False)
+    b = cardenvs.make_vector("piquet-v0", 3, seed=8, autoreset=False)
+    a.reset()
+    b.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        acts = pick(a.action_mask, rng)
+        a.step(acts)
+        b.step(acts)
+    before = [x.copy() for x in a.state]
+    a.reset_rows([1])
+    for x, y in zip(before, a.state, strict=True):
+        assert np.array_equal(x[[0, 2]], y[[0, 2]])
+    fresh = cardenvs.make_vector("piquet-v0", 3, seed=8)
+    fresh.reset()
+    fresh.reset()  # the next episode of every row, as autoreset would start it
+    assert np.array_equal(a.state.f[1], fresh.state.f[1])
+    with pytest.raises(ValueError, match="rows must be in 0..2"):
+        a.reset_rows([3])
+    with pytest.raises(RuntimeError, match="reset"):
+        cardenvs.make_vector("piquet-v0", 2).reset_rows([0])

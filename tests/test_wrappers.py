@@ -115,3 +115,35 @@ def test_wrappers__illegal_actions_and_bad_arguments():
     env = SingleAgentEnv("banque-v0", render_mode="ansi", num_players=2)
     env.reset(seed=0)
     assert "Banque" in env.render()
+
+
+def test_wrappers__sb3_vec_env_runs_maskable_ppo():
+    """The SB3 VecEnv over the batched engine: learner seats rotate over rows, terminal
+    observations follow SB3's convention, masks reach MaskablePPO, and a short training runs."""
+    pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    from cardenvs.wrappers import sb3_vec_env
+
+    venv = sb3_vec_env("banque-v0", num_envs=4, seed=0, num_players=2, episode="deal")
+    obs = venv.reset()
+    assert obs.shape == (4, cardenvs.game_info("banque-v0").obs_dim)
+    assert venv.seats.tolist() == [0, 1, 0, 1]
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(400):
+        masks = get_action_masks(venv)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = venv.step(actions)
+        for b in np.flatnonzero(dones):
+            assert "terminal_observation" in infos[b] and rewards[b] in (-1.0, 0.0, 1.0)
+            ends += 1
+        assert (rewards[~dones] == 0).all()
+        cur = venv.engine.current_player
+        assert (cur == venv.seats).all(), "every row waits for its learner"
+    assert ends > 0
+    model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, seed=0, verbose=0)
+    model.learn(256)
+    a, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv))
+    assert get_action_masks(venv)[np.arange(4), a].all()

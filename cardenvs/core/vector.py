@@ -208,6 +208,32 @@ class CardVectorEnv:
         self._started = True
         return self._obs, self._mask, {"current_player": self._current}
 
+    def reset_rows(self, rows) -> None:
+        """Start the next episode (same seed, next episode index) in the given rows only, as
+        autoreset would; the other rows are untouched. For wrappers that need a finished row's
+        last state before restarting it."""
+        if not self._started:
+            raise RuntimeError("call reset() before reset_rows()")
+        r = np.asarray(rows, np.int64).reshape(-1)
+        if ((r < 0) | (r >= self.num_envs)).any():
+            raise ValueError(f"rows must be in 0..{self.num_envs - 1}, got {r.tolist()}")
+        self._episodes = self._episode.astype(np.uint64).copy()
+        self._episodes[r] += np.uint64(1)
+        n, d = self.num_envs, self.game.deck.size
+        self.game.reset_rows(
+            self.state,
+            self._cfg,
+            r,
+            self._keys,
+            self._episodes,
+            np.full((n, d), -1, np.int8),
+            np.full(n, -1, np.int8),
+            self._obs,
+            self._mask,
+        )
+        self._rewards[r] = 0
+        self._terminated[r] = False
+
     def _parse_options(self, options):
         n, d = self.num_envs, self.game.deck.size
         decks = np.full((n, d), -1, np.int8)
