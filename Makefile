@@ -9,7 +9,7 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_TRAIN := $(VENV)/.stamp-train
 STAMP_BENCH := $(VENV)/.stamp-bench
 
-.PHONY: demo test test-all lint format bench clean
+.PHONY: demo test test-all lint format bench train clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,13 @@ $(STAMP_BENCH): $(STAMP_BASE)
 ## The main job (for now): one full Piquet partie between two random agents, rendered as text.
 demo: $(STAMP_BASE)
 	$(BIN)/python -m cardenvs.demo --game piquet-v0 --seed 0
+
+## MaskablePPO on one game (GAME=, STEPS= override): model, logs and learning curve in runs/GAME.
+GAME ?= piquet-v0
+STEPS ?= 500000
+train: $(STAMP_TRAIN)
+	$(BIN)/python -m train.ppo --game $(GAME) --total-timesteps $(STEPS) --eval-every 100000 \
+		--out runs/$(GAME)
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too).
 test: $(STAMP_DEV)
