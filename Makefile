@@ -40,7 +40,7 @@ demo: $(STAMP_BASE)
 
 ## MaskablePPO on one game (GAME=, STEPS= override): model, logs and learning curve in runs/GAME.
 GAME ?= piquet-v0
-STEPS ?= 500000
+STEPS ?= 1500000
 train: $(STAMP_TRAIN)
 	$(BIN)/python -m train.ppo --game $(GAME) --total-timesteps $(STEPS) --eval-every 100000 \
 		--out runs/$(GAME)
