@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -70,7 +71,7 @@ def obs_view(env_id: str) -> dict[str, slice]:
     return out
 
 
-class ScoredAgent:
+class ScoredAgent(abc.ABC):
     """Base of the rule-based agents: ``scores(obs, masks)`` rates every action of every row
     (higher is better); the agent plays the best legal action, ties broken at random."""
 
@@ -87,8 +88,9 @@ class ScoredAgent:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"
 
-    def scores(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def scores(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The rating of every action of every row, ``(N, num_actions)``."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

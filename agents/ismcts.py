@@ -15,7 +15,7 @@ Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search"
 Value of a roll-out, per seat: the game's rewards if the game ended; else, when the deal ended,
 ``tanh((points − mean points) / value_scale)`` of the deal's points (``last_points``); else 0.
 All stepping uses the game's own kernels on state copies (``cardenvs.core.sim.Simulator``); the
-live game is never touched. Games: those with a determinization (``Simulator.can_determinize``).
+live game is never touched. Games: every game with a ``determinize`` helper (all four).
 """
 
 from __future__ import annotations

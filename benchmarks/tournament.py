@@ -40,7 +40,7 @@ from agents import RandomAgent, heuristic_for  # noqa: E402
 from agents.ismcts import ISMCTSAgent  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
-AGENTS = {"random": RandomAgent, "heuristic": None, "ismcts": ISMCTSAgent}
+AGENTS = ("random", "heuristic", "ismcts")
 ISMCTS_ITERATIONS = 200
 SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
 
@@ -62,7 +62,7 @@ def make_agent(
         return ISMCTSAgent(
             env_id, iterations=iterations, time_limit=time_limit, rollout=rollout, seed=seed
         )
-    raise ValueError(f"unknown agent {kind!r}; available: {sorted(AGENTS)}")
+    raise ValueError(f"unknown agent {kind!r}; available: {list(AGENTS)}")
 
 
 def arrangements(num_seats: int) -> list[tuple[int, ...]]:
@@ -196,7 +196,7 @@ def run(
                     a, b = ids[seats[p]], ids[seats[q]]
                     pair_wins[a, b] += (share[:, p] > share[:, q]).sum() + 0.5 * (
                         share[:, p] == share[:, q]
-                    ).sum() / 1.0
+                    ).sum()
         if not quiet:
             print(file=sys.stderr)
         ratings = bradley_terry(pair_wins)
@@ -289,7 +289,7 @@ def main(argv=None) -> dict:
         p.error("a tournament needs at least two agents")
     for kind in a.agents:
         if kind not in AGENTS:
-            p.error(f"unknown agent {kind!r}; available: {sorted(AGENTS)}")
+            p.error(f"unknown agent {kind!r}; available: {list(AGENTS)}")
     if a.n < 1:
         p.error("--n must be at least 1")
     config = json.loads(a.config)

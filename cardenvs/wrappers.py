@@ -102,7 +102,7 @@ class SingleAgentEnv(gymnasium.Env):
             self._engine.reset()
             self._done = False
             self._play_opponents()
-        return self._observe(), self._info(0.0)
+        return self._observe(), self._info()
 
     def step(self, action):
         if self._done:
@@ -114,11 +114,11 @@ class SingleAgentEnv(gymnasium.Env):
                 legal = [self._engine.game.action_names[i] for i in np.flatnonzero(mask)]
                 raise ValueError(f"action {action!r} is not legal now; legal: {legal}")
             self._done = True
-            return self._observe(), -1.0, True, False, self._info(0.0, illegal=True)
+            return self._observe(), -1.0, True, False, self._info(illegal=True)
         reward = self._apply(a)
         if not self._done:
             reward += self._play_opponents()
-        return self._observe(), reward, self._done, False, self._info(reward)
+        return self._observe(), reward, self._done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (bool), as sb3-contrib's ``MaskablePPO`` asks."""
@@ -160,7 +160,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _observe(self) -> np.ndarray:
         return self._engine.observe(self.seat)[0]
 
-    def _info(self, reward: float, illegal: bool = False) -> dict:
+    def _info(self, illegal: bool = False) -> dict:
         info = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
         if illegal:
             info["illegal_move"] = True

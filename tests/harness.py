@@ -164,3 +164,48 @@ def check_vector_rows_equal_aec(
         if done.all():
             break
     assert done.all(), "some rows never finished"
+
+
+def check_autoreset(
+    env_id: str,
+    config: dict,
+    fresh_row,
+    n: int = 3,
+    seed: int = 60,
+    max_steps: int = 5000,
+    zero_sum_tol: float | None = None,
+) -> None:
+    """With autoreset, a finished row reports its rewards and ``terminated`` once, then starts
+    the next episode of its seed at once (like its twin AEC env reset without a seed), until
+    every row has finished two episodes. ``fresh_row(vec, b)`` checks the restarted row's
+    game-specific fields; ``zero_sum_tol`` checks the final rewards sum to 0."""
+    vec = cardenvs.make_vector(env_id, num_envs=n, seed=seed, **config)
+    P = vec.num_seats
+    obs, mask, info = vec.reset()
+    envs = aec_envs(env_id, seed, n, **config)
+    g = np.random.default_rng(3)
+    episodes = np.zeros(n, int)
+    for _ in range(max_steps):
+        actions = choose(mask, g)
+        obs, mask, rewards, terminated, _, info = vec.step(actions)
+        for b in range(n):
+            env = envs[b]
+            env.step(int(actions[b]))
+            ended = all(env.terminations.values())
+            assert bool(terminated[b]) == ended
+            if ended:
+                assert rewards[b].tolist() == [env.rewards[f"player_{p}"] for p in range(P)]
+                if zero_sum_tol is not None:
+                    assert abs(rewards[b].sum()) < zero_sum_tol
+                assert mask[b].sum() > 0  # the next episode has started
+                episodes[b] += 1
+                old_deck = env.unwrapped.record()["deals"][0]["deck"]
+                env.reset()  # the next episode of the same seed
+                assert env.unwrapped.record()["deals"][0]["deck"] != old_deck
+                fresh_row(vec, b)
+            else:
+                assert rewards[b].tolist() == [0.0] * P
+            assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
+        if (episodes >= 2).all():
+            break
+    assert (episodes >= 2).all(), episodes

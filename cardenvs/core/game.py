@@ -167,16 +167,16 @@ class GameDef:
     result: Callable  # (state, row, config) -> JSON-able dict of the finished game
     render: Callable  # (state, row, config) -> str
     deck_strings: Callable  # (state, row) -> the current deal's deck order as card strings
+    legal_row: Callable  # kernel (state, row, cfg, out): the legal-action mask of one row
     deal_extras: Callable | None = None  # (state, row, config) -> extra fields of a finished deal
-    legal_row: Callable | None = None  # kernel (state, row, cfg, out): the mask of a row
     determinize: Callable | None = None  # (state, row, config, seat, rng): redraw hidden info
 
     @classmethod
     def from_rules(cls, rules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:
         """The ``GameDef`` of a rules module that uses the standard names (``NAME``,
         ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,
-        ``LAYOUT``, the three batched kernels, ``result``, ``deck_strings`` and optionally
-        ``deal_extras``, ``legal_row`` and ``determinize``)."""
+        ``LAYOUT``, the three batched kernels, ``legal_row``, ``result``, ``deck_strings`` and
+        optionally ``deal_extras`` and ``determinize``)."""
         return cls(
             name=rules.NAME,
             version=rules.VERSION,
@@ -194,7 +194,7 @@ class GameDef:
             render=render,
             deck_strings=rules.deck_strings,
             deal_extras=getattr(rules, "deal_extras", None),
-            legal_row=getattr(rules, "legal_row", None),
+            legal_row=rules.legal_row,
             determinize=getattr(rules, "determinize", None),
         )
 

@@ -42,14 +42,9 @@ class Simulator:
         self._action = np.zeros(1, np.int64)
         self._seat = np.zeros(1, np.int64)
         self._current = game.layout.offset("current")
-        self._phase = game.layout.offset("phase")
 
     def __repr__(self) -> str:
         return f"Simulator({self.game.env_id}, {self.config})"
-
-    @property
-    def can_determinize(self) -> bool:
-        return self.game.determinize is not None
 
     @staticmethod
     def copy_row(state: PackedState, b: int = 0) -> PackedState:
@@ -69,8 +64,6 @@ class Simulator:
 
     def legal(self, s: PackedState) -> np.ndarray:
         """The legal-action mask of the seat to act in the copy (all zero once it is over)."""
-        if self.game.legal_row is None:
-            raise NotImplementedError(f"{self.game.env_id} has no legal_row kernel")
         out = np.zeros(self.game.num_actions, np.int8)
         self.game.legal_row(s, 0, self.cfg, out)
         return out
@@ -103,6 +96,7 @@ class Simulator:
             raise ValueError(f"seat must be in 0..{self.num_seats - 1}, got {seat!r}")
         out = self.copy_row(s, 0)
         self.game.determinize(out, 0, self.config, seat, rng)
-        if self.game.legal_row is not None:  # the legality cache of the seat to act
-            self.game.legal_row(out, 0, self.cfg, np.zeros(self.game.num_actions, np.int8))
+        # the legality cache of the seat to act (its own cards are unchanged, but in a game like
+        # Banque the acting seat may be another player whose hand was redrawn)
+        self.game.legal_row(out, 0, self.cfg, np.zeros(self.game.num_actions, np.int8))
         return out
