@@ -209,3 +209,17 @@ def check_autoreset(
         if (episodes >= 2).all():
             break
     assert (episodes >= 2).all(), episodes
+
+
+def check_out_of_range_action(env_id: str, row: int, action: int, **config) -> None:
+    """An action outside the action space raises ``ValueError`` naming the row and the action."""
+    vec = cardenvs.make_vector(env_id, num_envs=3, seed=0, **config)
+    _, mask, _ = vec.reset()
+    actions = choose(mask, np.random.default_rng(0))
+    actions[row] = action
+    try:
+        vec.step(actions)
+    except ValueError as e:
+        assert f"row {row}" in str(e) and str(action) in str(e), str(e)
+    else:
+        raise AssertionError(f"action {action} in row {row} was accepted")

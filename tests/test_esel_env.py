@@ -28,6 +28,7 @@ import pytest
 from harness import (
     bits,
     check_autoreset,
+    check_out_of_range_action,
     check_vector_rows_equal_aec,
     choose,
     obs_block_name,
@@ -797,14 +798,7 @@ def test_esel__autoreset_reports_end_then_fresh_episode(config):
 
 @pytest.mark.parametrize(("row", "action"), [(0, 42), (2, 999), (1, -1)])
 def test_esel__out_of_range_action_names_row_and_action(row, action):
-    vec = cardenvs.make_vector(ENV_ID, num_envs=3, seed=0, num_players=3)
-    _, mask, _ = vec.reset()
-    actions = choose(mask, np.random.default_rng(0))
-    actions[row] = action
-    with pytest.raises(ValueError) as e:
-        vec.step(actions)
-    msg = str(e.value)
-    assert f"row {row}" in msg and str(action) in msg
+    check_out_of_range_action(ENV_ID, row, action, num_players=3)
 
 
 @pytest.mark.parametrize("validate", [True, False])
