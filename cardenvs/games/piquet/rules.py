@@ -432,6 +432,12 @@ def _holds_face_card(mask):
 @njit(cache=True)
 def _point(mask, cfg):
     """Best point of a hand: (cards, value, suit, score)."""
+    return point_of(mask, cfg[C_POINT_4] != 0)
+
+
+@njit(cache=True)
+def point_of(mask, minus_one_at_4):
+    """Best point of a hand: (cards, value, suit, score); ``minus_one_at_4``: A7."""
     best_n, best_v, best_s = 0, 0, -1
     for suit in range(4):
         bits = _suit_bits(mask, suit)
@@ -443,13 +449,13 @@ def _point(mask, cfg):
         if n > best_n or (n == best_n and v > best_v):
             best_n, best_v, best_s = n, v, suit
     score = best_n
-    if cfg[C_POINT_4] and best_v % 10 == 4:
+    if minus_one_at_4 and best_v % 10 == 4:
         score -= 1
     return best_n, best_v, best_s, score
 
 
 @njit(cache=True)
-def _sequences(mask):
+def sequences_of(mask):
     """Sequences of a hand: (best length, best top rank, total score, all cards, best cards)."""
     best_len, best_top, total = 0, -1, 0
     cards = np.uint64(0)
@@ -479,7 +485,12 @@ def _sequences(mask):
 def _sets(mask, cfg):
     """Trios and quatorzes of the set ranks: (best size, best rank, total score, cards)."""
     # piquet ranks 10, J, Q, K, A are 3..7; the seed's reading stops at K (A2)
-    highest = 7 if cfg[C_SET_RANKS] == 0 else 6
+    return sets_of(mask, 7 if cfg[C_SET_RANKS] == 0 else 6)
+
+
+@njit(cache=True)
+def sets_of(mask, highest):
+    """Trios and quatorzes of ranks 10 (3) .. ``highest``: (best size, best rank, score, cards)."""
     best_n, best_r, total = 0, -1, 0
     cards = np.uint64(0)
     for r in range(3, highest + 1):
@@ -574,8 +585,8 @@ def _declare(s, b, cfg):
         s.v[b, V_DECL_PTS + 3 * w + CAT_POINT] = sc
         _score_hand(s, b, w, sc)
     # 3. sequences: length, then top card; the winner scores all; equal best cancels all
-    le, te, tote, ce, bce = _sequences(he)
-    ly, ty, toty, cy, bcy = _sequences(hy)
+    le, te, tote, ce, bce = sequences_of(he)
+    ly, ty, toty, cy, bcy = sequences_of(hy)
     s.f[b, F_CALLS + 2] = le
     s.f[b, F_CALLS + 3] = te + 1 if (le == ly and le > 0) else 0
     if le == 0 and ly == 0:
