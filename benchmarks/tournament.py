@@ -53,7 +53,12 @@ def make_agent(
     rollout: str = "random",
     time_limit: float | None = None,
 ):
-    """An agent by kind name for ``env_id``."""
+    """An agent by kind name for ``env_id``; ``ppo:<path>`` loads a policy saved by
+    ``train/ppo.py`` (``agents.policy.PolicyAgent``)."""
+    if kind.startswith("ppo:"):
+        from agents.policy import PolicyAgent
+
+        return PolicyAgent(kind[4:], env_id, seed=seed, name=kind)
     if kind == "random":
         return RandomAgent(seed=seed)
     if kind == "heuristic":
@@ -62,7 +67,7 @@ def make_agent(
         return ISMCTSAgent(
             env_id, iterations=iterations, time_limit=time_limit, rollout=rollout, seed=seed
         )
-    raise ValueError(f"unknown agent {kind!r}; available: {list(AGENTS)}")
+    raise ValueError(f"unknown agent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
 
 
 def arrangements(num_seats: int) -> list[tuple[int, ...]]:
@@ -106,6 +111,43 @@ def play_games(env_id: str, seats: tuple[int, ...], agents, n: int, seed: int, c
     if key is not None:
         totals = np.array([res[key] for res in results], float)
     return rewards, totals, decisions, spent
+
+
+def win_shares(rewards: np.ndarray) -> np.ndarray:
+    """Each seat's share of each game's win (``rewards`` (n, P)): split among the seats with the
+    best reward (a draw, every reward equal, is shared by everybody)."""
+    best = rewards.max(axis=1, keepdims=True)
+    win = rewards == best
+    return win / win.sum(axis=1, keepdims=True)
+
+
+def head_to_head(env_id: str, agent, opponent, n: int, seed: int, config: dict) -> dict:
+    """``agent`` against ``opponent``: ``n`` games for every seating arrangement that uses both
+    (the opponent fills the other seats); the agent's win rate (a shared win counts as a share)
+    with its 95% Wilson interval, mean reward and decisions per second."""
+    P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
+    won = seats_played = reward_sum = 0.0
+    decisions = spent = 0.0
+    for k, seats in enumerate(arrangements(P)):
+        r, _, dec, sp = play_games(env_id, seats, [opponent, agent], n, seed + 1000 * k, config)
+        share = win_shares(r)
+        mine = np.asarray(seats) == 1
+        won += share[:, mine].sum()
+        reward_sum += r[:, mine].sum()
+        seats_played += n * mine.sum()
+        decisions += dec[1]
+        spent += sp[1]
+    lo, hi = wilson(won, seats_played)
+    return {
+        "opponent": getattr(opponent, "name", type(opponent).__name__),
+        "games": int(seats_played),
+        "win_rate": won / seats_played,
+        "ci_low": lo,
+        "ci_high": hi,
+        "baseline": 1.0 / P,
+        "mean_return": reward_sum / seats_played,
+        "decisions_per_s": decisions / spent if spent else None,
+    }
 
 
 def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
@@ -180,11 +222,7 @@ def run(
             for x in range(2):
                 decisions[ids[x]] += dec[x]
                 spent[ids[x]] += sp[x]
-            # a seat's share of the win: split among the seats with the best reward (a draw,
-            # every reward equal, is shared by everybody)
-            best = r.max(axis=1, keepdims=True)
-            win_share = r == best
-            share = win_share / win_share.sum(axis=1, keepdims=True)
+            share = win_shares(r)
             for p in range(P):
                 a = ids[seats[p]]
                 won[a] += share[:, p].sum()
@@ -288,8 +326,8 @@ def main(argv=None) -> dict:
     if len(a.agents) < 2:
         p.error("a tournament needs at least two agents")
     for kind in a.agents:
-        if kind not in AGENTS:
-            p.error(f"unknown agent {kind!r}; available: {list(AGENTS)}")
+        if kind not in AGENTS and not kind.startswith("ppo:"):
+            p.error(f"unknown agent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
     if a.n < 1:
         p.error("--n must be at least 1")
     config = json.loads(a.config)

@@ -16,6 +16,8 @@ Runs on the batched engine with one row (the same kernels as ``cardenvs.make``).
 
 from __future__ import annotations
 
+import time
+
 import gymnasium
 import numpy as np
 
@@ -176,9 +178,11 @@ def sb3_vec_env(env_id: str, num_envs: int = 8, seed: int = 0, opponents=None, *
     Row ``b``'s learner plays seat ``b % num_seats`` (the learner's seat rotates across games);
     the other seats are played in batch by ``opponents``: an agent with ``act_batch(observations,
     masks)``, a callable of the same signature (e.g. a frozen copy of the learner's policy), or
-    ``None`` for uniformly random legal actions. Rewards are the learner's; a finished game's
-    last observation is in ``infos[b]["terminal_observation"]`` and the row restarts at once
-    (SB3's convention). ``env_method("action_masks")`` answers sb3-contrib's ``MaskablePPO``.
+    ``None`` for uniformly random legal actions. An object with ``act_rows(rows, observations,
+    masks)`` is told which rows it plays (a pool that gives each game its own opponent). Rewards
+    are the learner's; a finished game's last observation is in
+    ``infos[b]["terminal_observation"]`` and the row restarts at once (SB3's convention).
+    ``env_method("action_masks")`` answers sb3-contrib's ``MaskablePPO``.
     """
     global _SB3_CLASS
     if _SB3_CLASS is None:
@@ -208,19 +212,26 @@ def _make_sb3_class():
             self._rng = np.random.default_rng(seed)
             self._actions = None
             self._rows = np.arange(num_envs)
+            # seconds inside reset/step_wait ("env", opponents' moves included) and inside the
+            # opponents' action choice ("opponents"): the engine's share is env - opponents
+            self.timing = {"env": 0.0, "opponents": 0.0}
 
         # -- VecEnv API ------------------------------------------------------------------------
         def reset(self):
+            t0 = time.perf_counter()
             self.engine.reset(seed=self.seed_value)
             self._rewards = np.zeros(self.num_envs, np.float32)
             self._done = np.zeros(self.num_envs, bool)
             self._play_opponents()
-            return self.engine.observe(self.seats)
+            obs = self.engine.observe(self.seats)
+            self.timing["env"] += time.perf_counter() - t0
+            return obs
 
         def step_async(self, actions):
             self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
 
         def step_wait(self):
+            t0 = time.perf_counter()
             mask = self.engine.action_mask
             if not mask[self._rows, self._actions].all():
                 bad = int(np.flatnonzero(~mask[self._rows, self._actions].astype(bool))[0])
@@ -241,6 +252,7 @@ def _make_sb3_class():
                 self._play_opponents(track=False)
                 self._done = live_before
             obs = self.engine.observe(self.seats)
+            self.timing["env"] += time.perf_counter() - t0
             return obs, self._rewards.copy(), self._done.copy(), infos
 
         def action_masks(self):
@@ -297,8 +309,13 @@ def _make_sb3_class():
                     actions[rows] = score.argmax(axis=1)
                 else:
                     obs = self.engine.observe(np.where(cur >= 0, cur, 0))[rows]
-                    act = getattr(self.opponents, "act_batch", self.opponents)
-                    actions[rows] = act(obs, mask[rows])
+                    t0 = time.perf_counter()
+                    if hasattr(self.opponents, "act_rows"):  # per-row opponents (a pool)
+                        actions[rows] = self.opponents.act_rows(rows, obs, mask[rows])
+                    else:
+                        act = getattr(self.opponents, "act_batch", self.opponents)
+                        actions[rows] = act(obs, mask[rows])
+                    self.timing["opponents"] += time.perf_counter() - t0
                 ended = self._step(actions, acting, track)
                 if not track and ended.any():  # a fresh episode ended before the learner moved
                     self.engine.reset_rows(np.flatnonzero(ended))

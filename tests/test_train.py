@@ -7,16 +7,30 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+import cardenvs
+from cardenvs.wrappers import SingleAgentEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize(
-    ("game", "config"),
-    [("piquet-v0", {"episode": "deal"}), ("banque-v0", {"num_players": 2, "episode": "deal"})],
-)
-def test_train__tiny_run_writes_a_loadable_model(tmp_path, game, config):
+def tiny_config(game: str) -> dict:
+    """One deal, with the fewest players the game allows."""
+    config_cls = cardenvs.game_info(game).config_cls
+    for n in (2, 3):
+        try:
+            config_cls(episode="deal", num_players=n)
+            return {"episode": "deal", "num_players": n}
+        except (TypeError, ValueError):
+            pass
+    return {"episode": "deal"}
+
+
+@pytest.mark.parametrize("game", cardenvs.GAMES)
+def test_train__tiny_run_writes_a_loadable_model(tmp_path, game):
+    config = tiny_config(game)
     pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
     from sb3_contrib import MaskablePPO
 
@@ -43,3 +57,115 @@ def test_train__bad_arguments_exit():
         timeout=120,
     )
     assert done.returncode != 0 and "--config is not JSON" in done.stderr
+
+
+# --- the learner's seat and rewards: a scripted deal with a known return ----------------------
+WORKED = [
+    json.loads(line)
+    for line in (ROOT / "tests/golden/piquet/worked_examples.jsonl").read_text().splitlines()
+]
+
+
+class Script:
+    """Plays the next action of a recorded game, whoever is to move (learner or opponent)."""
+
+    def __init__(self, names):
+        self.ids = [cardenvs.game_info("piquet-v0").action_names.index(n) for n in names]
+        self.calls = 0
+
+    def act(self, observation, action_mask):
+        a = self.ids.pop(0)
+        assert action_mask[a], "the script's next action must be legal"
+        self.calls += 1
+        return a
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("example", WORKED, ids=["cavendish_28_23", "pagat_41_11"])
+def test_train__learner_return_of_a_scripted_deal_is_its_score_difference(example, seat):
+    """The worked deals of the Piquet spec end A 28 / B 23 and Bill 11 / Ann 41: a learner in
+    either seat, scored by deal points, must receive exactly its own points minus the other's."""
+    script = Script(example["actions"])
+    env = SingleAgentEnv("piquet-v0", seat=seat, opponents=script, episode="deal", reward="score")
+    env.reset(seed=0, options={"deck": example["deck"], "dealer": example["dealer"]})
+    total, done, steps = 0.0, False, 0
+    while not done:
+        _, r, done, _, _ = env.step(script.act(None, env.action_masks()))
+        total += r
+        steps += 1
+    pts = example["points"]
+    assert total == pts[seat] - pts[1 - seat]
+    assert not script.ids and steps > 0
+
+
+def test_train__opponent_pool_gives_each_game_its_own_member():
+    from train.ppo import OpponentPool
+
+    class Const:
+        def __init__(self, k):
+            self.k = k
+
+        def act_batch(self, observations, masks):
+            return np.full(len(masks), self.k, np.int64)
+
+    pool = OpponentPool([Const(3), Const(5), Const(7)], num_envs=64, seed=0)
+    rows = np.arange(0, 64, 2)
+    got = pool.act_rows(rows, np.zeros((rows.size, 4)), np.ones((rows.size, 9), bool))
+    assert got.tolist() == [(3, 5, 7)[pool.assign[b]] for b in rows]
+    assert set(pool.assign.tolist()) == {0, 1, 2}
+    before = pool.assign.copy()
+    pool.redraw()
+    assert not np.array_equal(before, pool.assign)
+
+
+# --- a saved model: train/evaluate.py, the tournament, PolicyAgent ---------------------------
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
+    out = tmp_path_factory.mktemp("ppo") / "run"
+    cmd = [sys.executable, "-m", "train.ppo", "--game", "piquet-v0", "--config"]
+    cmd += ['{"episode": "deal"}', "--total-timesteps", "512", "--eval-every", "256"]
+    cmd += ["--eval-games", "4", "--num-envs", "8", "--n-steps", "32", "--batch-size", "64"]
+    cmd += ["--opponent", "self", "--pool-size", "1", "--out", str(out)]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(p.name for p in out.glob("checkpoint_*.zip")) == [
+        "checkpoint_256.zip",
+        "checkpoint_512.zip",
+    ]
+    summary = json.loads((out / "summary.json").read_text())
+    assert 0 < summary["env_share"] < 1 and 0 <= summary["opponent_share"] < 1
+    return out / "model.zip"
+
+
+def test_train__evaluate_plays_a_saved_model_against_agents(tiny_model, tmp_path):
+    report = tmp_path / "eval.json"
+    cmd = [sys.executable, "-m", "train.evaluate", str(tiny_model), "--game", "piquet-v0"]
+    cmd += ["--config", '{"episode": "deal"}', "--against", "random", "heuristic", "--n", "6"]
+    cmd += ["--json", str(report)]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(report.read_text())["results"]
+    assert [r["opponent"] for r in rows] == ["random", "heuristic"]
+    for r in rows:
+        assert r["games"] == 12 and r["ci_low"] <= r["win_rate"] <= r["ci_high"]
+    assert "piquet-v0 vs random" in done.stdout
+
+
+def test_train__a_saved_model_is_a_tournament_agent(tiny_model):
+    from agents.policy import PolicyAgent
+    from benchmarks.tournament import run
+
+    report = run(["piquet-v0"], [f"ppo:{tiny_model}", "random"], 4, 0, {"episode": "deal"}, True)
+    row = report["games"]["piquet-v0"]["agents"][f"ppo:{tiny_model}"]
+    assert row["seats_played"] == 8
+    agent = PolicyAgent(tiny_model, "piquet-v0")
+    env = cardenvs.make("piquet-v0", episode="deal")
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    a = agent.act(obs["observation"], obs["action_mask"])
+    assert obs["action_mask"][a] and agent.act(obs["observation"], obs["action_mask"]) == a
+    with pytest.raises(ValueError, match="trained on another game"):
+        PolicyAgent(tiny_model, "banque-v0")
+    with pytest.raises(ValueError, match="no saved model"):
+        PolicyAgent(tiny_model.parent / "nope.zip", "piquet-v0")

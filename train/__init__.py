@@ -1,0 +1,1 @@
+"""Training scripts (``python -m train.ppo``, ``python -m train.evaluate``)."""

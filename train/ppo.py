@@ -11,14 +11,26 @@ and to ``eval.csv``. At the end: the model (``model.zip``), ``progress.csv`` (SB
 log), ``eval.csv`` and a learning-curve PNG (``learning_curve.png``: win rate against steps, one
 line per opponent) in ``--out``.
 
-Opponents during training: ``random``, ``heuristic`` (``agents/heuristic.py``) or ``self`` (a
-frozen copy of the learner, refreshed at every evaluation).
+Opponents during training (``--opponent``):
+
+- ``random``, ``heuristic`` (``agents/heuristic.py``);
+- ``self``: a pool of the learner's last ``--pool-size`` snapshots (one saved at every
+  evaluation); each game is given one member of the pool, drawn again at every snapshot
+  (before the first snapshot: random play);
+- ``mix``: the pool plus the random and the heuristic agents, drawn per game the same way.
+
+Logs: SB3's training log as CSV (``progress.csv``) and, when ``tensorboard`` is installed (the
+``train`` extra), as TensorBoard events (``tensorboard --logdir <out>``); evaluations also go to
+TensorBoard (``eval/win_rate_<opponent>``). ``summary.json`` reports the training throughput and
+the share of the wall time spent in the environment (the engine stepping, the opponents'
+moves apart) and in the opponents' policies.
 
 Arguments
 ---------
 --game              environment id (``cardenvs.GAMES``)
 --config            the game's config as JSON, e.g. '{"num_players": 2}'
---opponent          random | heuristic | self (training opponents)
+--opponent          random | heuristic | self | mix (training opponents)
+--pool-size         snapshots kept as self-play opponents
 --total-timesteps   learner steps to train for
 --num-envs          games stepped together
 --seed              seed of the engine, the agents and the network
@@ -26,7 +38,7 @@ Arguments
 --learning-rate, --n-steps, --batch-size, --n-epochs, --gamma, --gae-lambda, --ent-coef,
 --clip-range        PPO hyper-parameters (SB3 names)
 --eval-every        learner steps between evaluations
---eval-games        games per opponent per evaluation
+--eval-games        games per opponent per evaluation (split over the seating arrangements)
 --out               output folder
 """
 
@@ -45,67 +57,58 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import cardenvs  # noqa: E402
-from benchmarks.tournament import wilson  # noqa: E402
+from agents import RandomAgent, heuristic_for  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from benchmarks.tournament import arrangements  # noqa: E402
 from cardenvs.wrappers import sb3_vec_env  # noqa: E402
+from train.evaluate import evaluate as evaluate_against  # noqa: E402
+
+OPPONENTS = ("random", "heuristic", "self", "mix")
 
 
-def policy_opponent(model):
-    """A batched opponent from a (frozen) MaskablePPO model."""
+class OpponentPool:
+    """Per-game training opponents: row ``b`` of the vector env is played by
+    ``members[assign[b]]``; ``redraw()`` gives every row a new member (uniformly)."""
 
-    def act(observations, masks):
-        actions, _ = model.predict(
-            observations, action_masks=np.asarray(masks, bool), deterministic=True
-        )
-        return np.asarray(actions, np.int64)
+    def __init__(self, members: list, num_envs: int, seed: int):
+        self.members = list(members)
+        self.rng = np.random.default_rng(seed)
+        self.assign = np.zeros(num_envs, np.int64)
+        self.redraw()
 
-    return act
+    def redraw(self) -> None:
+        self.assign = self.rng.integers(len(self.members), size=self.assign.size)
+
+    def act_rows(self, rows: np.ndarray, observations: np.ndarray, masks: np.ndarray):
+        actions = np.zeros(len(rows), np.int64)
+        who = self.assign[rows]
+        for k in np.unique(who):
+            sel = who == k
+            actions[sel] = self.members[k].act_batch(observations[sel], masks[sel])
+        return actions
 
 
-def make_opponent(kind: str, game: str, seed: int, model=None):
+def training_opponents(kind: str, game: str, seed: int, snapshots: list, num_envs: int):
+    """The ``--opponent`` of the vector env: an agent, or a pool of them (``self``, ``mix``)."""
     if kind == "random":
         return None
     if kind == "heuristic":
-        from agents import heuristic_for
-
         return heuristic_for(game, seed)
     if kind == "self":
-        return policy_opponent(model) if model is not None else None
-    raise ValueError(f"unknown opponent {kind!r}; choose random, heuristic or self")
+        members = snapshots or [RandomAgent(seed)]
+    elif kind == "mix":
+        members = [RandomAgent(seed), heuristic_for(game, seed), *snapshots]
+    else:
+        raise ValueError(f"unknown opponent {kind!r}; choose one of {list(OPPONENTS)}")
+    return OpponentPool(members, num_envs, seed + len(snapshots))
 
 
 def evaluate(model, game: str, config: dict, opponent: str, games: int, seed: int) -> dict:
-    """Win rate of the deterministic masked policy against ``opponent`` over ``games`` games
-    (a shared best reward counts as a fraction), every seat played equally."""
-    from sb3_contrib.common.maskable.utils import get_action_masks
-
+    """Win rate of the deterministic masked policy against ``opponent`` over about ``games``
+    games (``train.evaluate``: every seating arrangement equally; a shared win is a share)."""
     P = cardenvs.make_vector(game, 1, **config).num_seats
-    n = max(P, min(games, 64))
-    venv = sb3_vec_env(
-        game, num_envs=n, seed=seed, opponents=make_opponent(opponent, game, seed), **config
-    )
-    obs = venv.reset()
-    wins = played = 0.0
-    returns = []
-    while played < games:
-        actions, _ = model.predict(obs, action_masks=get_action_masks(venv), deterministic=True)
-        obs, rewards, dones, _ = venv.step(actions)
-        for b in np.flatnonzero(dones):
-            if played >= games:
-                break
-            r = float(rewards[b])
-            returns.append(r)
-            # a win is the best reward at the table: with zero-sum +-1 rewards, r > 0
-            wins += 1.0 if r > 0 else (1.0 / P if r == 0 else 0.0)
-            played += 1
-    lo, hi = wilson(wins, int(played))
-    return {
-        "opponent": opponent,
-        "games": int(played),
-        "win_rate": wins / played,
-        "ci_low": lo,
-        "ci_high": hi,
-        "mean_return": float(np.mean(returns)),
-    }
+    n = max(1, games // len(arrangements(P)))
+    return evaluate_against(model, game, config, [opponent], n, seed)[0]
 
 
 def plot(rows: list[dict], path: Path) -> None:
@@ -137,7 +140,8 @@ def parse(argv=None):
     p = argparse.ArgumentParser(description="MaskablePPO on a cardenvs game")
     p.add_argument("--game", default="piquet-v0", choices=list(cardenvs.GAMES))
     p.add_argument("--config", default="{}")
-    p.add_argument("--opponent", default="random", choices=["random", "heuristic", "self"])
+    p.add_argument("--opponent", default="random", choices=list(OPPONENTS))
+    p.add_argument("--pool-size", type=int, default=5)
     p.add_argument("--total-timesteps", type=int, default=200_000)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--seed", type=int, default=0)
@@ -154,8 +158,8 @@ def parse(argv=None):
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--out", default="runs/ppo")
     a = p.parse_args(argv)
-    if a.total_timesteps < 1 or a.num_envs < 1 or a.eval_games < 1:
-        p.error("--total-timesteps, --num-envs and --eval-games must be positive")
+    if min(a.total_timesteps, a.num_envs, a.eval_games, a.eval_every, a.pool_size) < 1:
+        p.error("--total-timesteps, --num-envs, --eval-games, --eval-every, --pool-size: >= 1")
     try:
         a.config = json.loads(a.config)
     except json.JSONDecodeError as e:
@@ -174,11 +178,12 @@ def main(argv=None) -> dict:
     torch.set_num_threads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    snapshots: list[PolicyAgent] = []
     venv = sb3_vec_env(
         args.game,
         num_envs=args.num_envs,
         seed=args.seed,
-        opponents=make_opponent(args.opponent, args.game, args.seed),
+        opponents=training_opponents(args.opponent, args.game, args.seed, snapshots, args.num_envs),
         **args.config,
     )
     model = MaskablePPO(
@@ -196,19 +201,32 @@ def main(argv=None) -> dict:
         seed=args.seed,
         verbose=0,
     )
-    model.set_logger(configure(str(out), ["csv"]))
+    formats = ["csv"]
+    try:
+        import tensorboard  # noqa: F401
+
+        formats.append("tensorboard")
+    except ImportError:
+        print("tensorboard is not installed: CSV logs only (pip install tensorboard)")
+    logger = configure(str(out), formats)
+    model.set_logger(logger)
     rows: list[dict] = []
     done_steps = 0
+    learn_seconds = 0.0  # inside model.learn: collecting rollouts and updating the networks
     t0 = time.perf_counter()
     while done_steps < args.total_timesteps:
         chunk = min(args.eval_every, args.total_timesteps - done_steps)
+        t_learn = time.perf_counter()
         model.learn(chunk, reset_num_timesteps=False)
+        learn_seconds += time.perf_counter() - t_learn
         done_steps += chunk
-        for opp in ("random", "heuristic"):
-            r = evaluate(model, args.game, args.config, opp, args.eval_games, args.seed + 1)
+        for k, opp in enumerate(("random", "heuristic")):
+            r = evaluate(model, args.game, args.config, opp, args.eval_games, args.seed + 1 + k)
             r["timesteps"] = done_steps
             r["seconds"] = time.perf_counter() - t0
             rows.append(r)
+            logger.record(f"eval/win_rate_{opp}", r["win_rate"])
+        logger.dump(done_steps)
         bar = "#" * int(30 * done_steps / args.total_timesteps)
         last = {r["opponent"]: r for r in rows[-2:]}
         print(
@@ -220,24 +238,42 @@ def main(argv=None) -> dict:
             ),
             flush=True,
         )
-        if args.opponent == "self":
-            venv.opponents = policy_opponent(MaskablePPO.load(_save(model, out, done_steps)))
+        path = _save(model, out, done_steps)
+        if args.opponent in ("self", "mix"):
+            snapshots.append(PolicyAgent(path, args.game, name=path.stem))
+            del snapshots[: -args.pool_size]
+            venv.opponents = training_opponents(
+                args.opponent, args.game, args.seed, snapshots, args.num_envs
+            )
+    seconds = time.perf_counter() - t0
     model.save(out / "model.zip")
     with open(out / "eval.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
     plot(rows, out / "learning_curve.png")
+    timing = venv.timing
     summary = {
         "game": args.game,
         "config": args.config,
         "opponent": args.opponent,
         "timesteps": done_steps,
-        "seconds": time.perf_counter() - t0,
+        "seconds": seconds,
+        "steps_per_s": done_steps / seconds,
+        "learn_steps_per_s": done_steps / learn_seconds,
+        "env_seconds": timing["env"] - timing["opponents"],
+        "opponent_seconds": timing["opponents"],
+        "env_share": (timing["env"] - timing["opponents"]) / learn_seconds,
+        "opponent_share": timing["opponents"] / learn_seconds,
         "final": rows[-2:],
         "model": str(out / "model.zip"),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(
+        f"{done_steps / learn_seconds:,.0f} learner steps/s while learning "
+        f"({done_steps / seconds:,.0f} with evaluations); of the learning time the environment "
+        f"took {summary['env_share']:.1%} and the opponents' moves {summary['opponent_share']:.1%}"
+    )
     print(f"model: {out / 'model.zip'}; logs: {out}/progress.csv, {out}/eval.csv; plot: ", end="")
     print(out / "learning_curve.png")
     return summary

@@ -1,0 +1,111 @@
+"""Play a saved MaskablePPO model against any agents and report its win rates.
+
+    python -m train.evaluate runs/piquet-v0/model.zip --game piquet-v0 \\
+        --against random heuristic ismcts --n 200
+
+For each opponent, ``--n`` games are played for every seating arrangement that uses both (two
+players: the model in seat 0, then in seat 1; more players: the opponent fills every other
+seat), on the batched engine (``benchmarks.tournament.head_to_head``). A win shared with other
+seats counts as a share. Prints one line per opponent (win rate, 95% Wilson interval, the 1/P
+baseline, mean reward) and writes ``--json`` if given.
+
+Arguments
+---------
+model               a model saved by ``train/ppo.py`` (``model.zip`` or a checkpoint)
+--game              environment id the model was trained on
+--config            the game's config as JSON (use the training config)
+--against           opponents: random, heuristic, ismcts or ppo:<path> (another model)
+--n                 games per seating arrangement
+--seed              seed of the games and of the opponents
+--stochastic        sample from the masked policy instead of playing its most probable action
+--ismcts-iterations ISMCTS budget per move
+--json              write the results here
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import cardenvs  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from benchmarks.tournament import AGENTS, head_to_head, make_agent  # noqa: E402
+
+
+def evaluate(
+    model,
+    game: str,
+    config: dict,
+    against,
+    n: int,
+    seed: int = 0,
+    deterministic: bool = True,
+    iterations: int = 200,
+) -> list[dict]:
+    """Win rates of ``model`` (a path or a loaded ``MaskablePPO``) against each opponent kind."""
+    agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
+    rows = []
+    for k, kind in enumerate(against):
+        opponent = make_agent(kind, game, seed + 7919 * (k + 1), iterations=iterations)
+        row = head_to_head(game, agent, opponent, n, seed, config)
+        row["opponent"] = kind
+        rows.append(row)
+    return rows
+
+
+def parse(argv=None):
+    p = argparse.ArgumentParser(description="Evaluate a saved MaskablePPO model")
+    p.add_argument("model")
+    p.add_argument("--game", required=True, choices=list(cardenvs.GAMES))
+    p.add_argument("--config", default="{}")
+    p.add_argument("--against", nargs="+", default=["random", "heuristic"])
+    p.add_argument("--n", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--stochastic", action="store_true")
+    p.add_argument("--ismcts-iterations", type=int, default=200)
+    p.add_argument("--json", default=None)
+    a = p.parse_args(argv)
+    if a.n < 1:
+        p.error("--n must be at least 1")
+    for kind in a.against:
+        if kind not in AGENTS and not kind.startswith("ppo:"):
+            p.error(f"unknown opponent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
+    try:
+        a.config = json.loads(a.config)
+    except json.JSONDecodeError as e:
+        p.error(f"--config is not JSON: {e}")
+    if not Path(a.model).is_file():
+        p.error(f"no saved model at {a.model!r}")
+    return a
+
+
+def main(argv=None) -> list[dict]:
+    a = parse(argv)
+    rows = evaluate(
+        a.model,
+        a.game,
+        a.config,
+        a.against,
+        a.n,
+        a.seed,
+        deterministic=not a.stochastic,
+        iterations=a.ismcts_iterations,
+    )
+    for r in rows:
+        print(
+            f"{a.game} vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
+            f"(95% CI {r['ci_low']:.3f}-{r['ci_high']:.3f}; baseline {r['baseline']:.2f}) "
+            f"over {r['games']} games, mean reward {r['mean_return']:+.3f}"
+        )
+    if a.json:
+        Path(a.json).write_text(json.dumps({"model": a.model, "game": a.game, "results": rows}))
+    return rows
+
+
+if __name__ == "__main__":
+    main()
