@@ -106,7 +106,7 @@ class PiquetHeuristic(ScoredAgent):
         hand = self.block(obs, "hand")
         lens = _suit_counts(hand, self.SUIT)
         suit_len = lens[:, self.SUIT]  # (N, 32)
-        s = np.zeros((n, 69))
+        s = np.zeros((n, len(self.action_names)))
         s[:, 0:32] = 20.0 - self.RANK - 3.0 * suit_len
         discards = self.block(obs, "own_discards").sum(axis=1)
         elder = self.block(obs, "is_elder")[:, 0] > 0
@@ -125,6 +125,12 @@ class PiquetHeuristic(ScoredAgent):
         s[:, 65], s[:, 66] = 1.0, 0.0
         s[:, 67], s[:, 68] = 1.0, 0.0
         return s
+
+
+class PiquetAuCentHeuristic(PiquetHeuristic):
+    """Piquet au cent: the Piquet heuristic (younger still exchanges up to three)."""
+
+    env_id = "piquet_au_cent-v0"
 
 
 class FourAcesHeuristic(ScoredAgent):
@@ -172,6 +178,7 @@ HEURISTICS = {
     "banque-v0": BanqueHeuristic,
     "esel-v0": EselHeuristic,
     "piquet-v0": PiquetHeuristic,
+    "piquet_au_cent-v0": PiquetAuCentHeuristic,
     "four_aces-v0": FourAcesHeuristic,
 }
 

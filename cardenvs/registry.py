@@ -9,6 +9,7 @@ from types import ModuleType
 #: id -> (module, config defaults of the id). Variants of a game share its module.
 REGISTRY: dict[str, tuple[str, dict]] = {
     "piquet-v0": ("cardenvs.games.piquet", {}),
+    "piquet_au_cent-v0": ("cardenvs.games.piquet_au_cent", {}),
     "esel-v0": ("cardenvs.games.esel", {}),
     "banque-v0": ("cardenvs.games.banque", {}),
     "four_aces-v0": ("cardenvs.games.four_aces", {}),

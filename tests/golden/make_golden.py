@@ -1,6 +1,6 @@
 """Regenerate the golden playthroughs (only on purpose, after a deliberate rules change).
 
-    python tests/golden/make_golden.py
+    python tests/golden/make_golden.py [env_id ...]   # default: every id
 
 Each line of ``tests/golden/<game>/random_games.jsonl`` is the record of a whole game played with
 uniformly random legal actions (numpy Generator seeded with the game's seed); the tests replay
@@ -23,6 +23,11 @@ CASES = {
         ({}, 1),
         ({"episode": "deal", "first_exchanger": "dealer"}, 2),
         ({"carte_blanche_auto": False, "trick_scoring": "ten_for_last"}, 3),
+    ],
+    "piquet_au_cent-v0": [
+        ({}, 0),
+        ({"au_cent_end": "end_of_deal", "reward": "score"}, 1),
+        ({"episode": "deal", "carte_blanche_auto": False}, 2),
     ],
     "esel-v0": [
         ({}, 0),
@@ -64,8 +69,11 @@ def play(env_id: str, config: dict, seed: int) -> dict:
     return env.unwrapped.record()
 
 
-def main() -> None:
+def main(ids: list[str] | None = None) -> None:
+    """Write the golden files of ``ids`` (default: every id in ``CASES``)."""
     for env_id, cases in CASES.items():
+        if ids and env_id not in ids:
+            continue
         out = HERE / env_id.split("-v")[0] / "random_games.jsonl"
         out.parent.mkdir(parents=True, exist_ok=True)
         lines = [json.dumps(play(env_id, cfg, seed)) for cfg, seed in cases]
@@ -74,4 +82,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

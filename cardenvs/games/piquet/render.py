@@ -6,6 +6,8 @@ from ...core.render import bold, card_text, mask_text
 from . import rules as R
 
 _CATEGORY = ("point", "sequence", "sets")
+_TITLE = {"AuCentConfig": "Piquet au cent"}
+_TOTALS = {"AuCentConfig": "game"}
 
 
 def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
@@ -18,8 +20,10 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
     elder = 1 - dealer
     phase = R.PHASE_NAMES[int(f("phase"))]
     lines = [
-        f"{bold('Piquet', color)} deal {int(f('deal_no')) + 1}  dealer: player_{dealer}  "
-        f"phase: {phase}  partie: {int(f('total')[0])} - {int(f('total')[1])}",
+        f"{bold(_TITLE.get(type(config).__name__, 'Piquet'), color)} deal "
+        f"{int(f('deal_no')) + 1}  dealer: player_{dealer}  "
+        f"phase: {phase}  {_TOTALS.get(type(config).__name__, 'partie')}: "
+        f"{int(f('total')[0])} - {int(f('total')[1])}",
     ]
     for seat in range(2):
         role = "elder" if seat == elder else "younger"

@@ -77,17 +77,9 @@ Episodes and rewards
 
 Rewards are zero-sum and paid on the step that ends the episode.
 
-Actions (69)
+Actions ({num_actions})
 ------------
-| ids | name | when |
-|---|---|---|
-| 0–31 | ``discard <card>`` | exchanging; card index above the last discard |
-| 32–63 | ``play <card>`` | trick play; must follow suit if able |
-| 64 | ``stop`` | end one's discards (at least the minimum made) |
-| 65 | ``look`` | younger, after the exchange, when cards are left |
-| 66 | ``dont_look`` | likewise |
-| 67 | ``claim`` | a carte-blanche holder, before the exchange (``carte_blanche_auto=False``) |
-| 68 | ``dont_claim`` | likewise; the hand then stays secret and scores nothing |
+{action_table}
 
 Card index = suit * 8 + (rank − 7), suits S, H, D, C, ranks 7 8 9 10 J Q K A.
 
@@ -174,8 +166,14 @@ BONUS_PIQUE, BONUS_REPIQUE = 1, 2
 
 
 @dataclasses.dataclass(frozen=True)
-class Config(GameConfig):
-    """Piquet rule options (spec section 4). See the module docstring for the table."""
+class KernelOptions(GameConfig):
+    """Every option the two-handed kernels read, in kernel order: ``cfg[KernelOptions.index(n)]``.
+
+    Not an id's config: each registered id (``piquet-v0``, ``piquet_au_cent-v0``, ...) has its
+    own ``Config`` class offering the options that make sense for it, with its own defaults; the
+    options it does not offer take the value in its ``FIXED`` table, else the default here. So
+    one kernel array layout serves every id and no id accepts another id's switches.
+    """
 
     first_exchanger: str = option(
         "elder", ("elder", "dealer"), doc="who exchanges first (A1; 'dealer' = seed literal)"
@@ -205,6 +203,143 @@ class Config(GameConfig):
         ("standard", "ten_for_last"),
         doc="'ten_for_last' (PAR): 1 per trick won, 10 for the last trick, no cards bonus (2.8)",
     )
+    # --- options added with the variants (issue 6); kernel order continues here ------------------
+    game: str = option(
+        "partie", ("partie", "au_cent"), doc="the scoring frame: Rubicon partie or au cent (3.1)"
+    )
+    elder_calls_in_full: bool = option(
+        False,
+        doc="elder calls his point's value and his sequence's top card whatever younger holds "
+        "(CAV au cent); False: only when needed to decide",
+    )
+    target: int = option(100, low=1, high=1000, doc="au cent: the score that wins the game (3.1)")
+    au_cent_end: str = option(
+        "immediate",
+        ("immediate", "end_of_deal"),
+        doc="au cent: the game ends the moment a score reaches the target, in reckoning order "
+        "(A13), or at the end of that deal",
+    )
+    double_below: int = option(
+        50, low=0, high=1000, doc="au cent: the result is doubled when the loser has less (3.1)"
+    )
+    max_deals: int = option(
+        20,
+        low=1,
+        high=100,
+        doc="au cent: a safety bound on the deals of a game; then the higher total wins",
+    )
+
+
+def _opt(name: str, default=dataclasses.MISSING, doc: str | None = None):
+    """An id's config field for kernel option ``name`` (its choices and bounds, maybe another
+    default or doc)."""
+    f = next(f for f in dataclasses.fields(KernelOptions) if f.name == name)
+    m = f.metadata
+    return option(
+        f.default if default is dataclasses.MISSING else default,
+        m["choices"],
+        m["low"],
+        m["high"],
+        doc=m["doc"] if doc is None else doc,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class TwoHandedConfig(GameConfig):
+    """Base of the two-handed ids' configs: the kernel array is laid out by ``KernelOptions``.
+
+    ``FIXED`` holds the kernel values of the options an id does not offer; ``LATER`` names
+    options added after the id's first release, left out of its records while at their default
+    (so the records of earlier releases replay and compare unchanged).
+    """
+
+    FIXED = {}
+    LATER = ()
+
+    @classmethod
+    def index(cls, name: str) -> int:
+        return KernelOptions.index(name)
+
+    def encode(self, name: str, value) -> int:
+        f = next(f for f in dataclasses.fields(KernelOptions) if f.name == name)
+        if f.metadata.get("choices") is not None:
+            return f.metadata["choices"].index(value)
+        return int(value)
+
+    def to_array(self) -> np.ndarray:
+        own = {f.name for f in dataclasses.fields(self)}
+        values = []
+        for f in dataclasses.fields(KernelOptions):
+            v = getattr(self, f.name) if f.name in own else self.FIXED.get(f.name, f.default)
+            values.append(self.encode(f.name, v))
+        return np.asarray(values, dtype=np.int64)
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for name in self.LATER:
+            if d[name] == defaults[name]:
+                del d[name]
+        return d
+
+    def _bad(self, name: str, allowed: str):
+        raise ValueError(
+            f"{type(self).__name__}.{name} = {getattr(self, name)!r} is not allowed here; "
+            f"allowed: {allowed}"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Config(TwoHandedConfig):
+    """Piquet (``piquet-v0``) rule options (spec section 4). See the module docstring."""
+
+    first_exchanger: str = _opt("first_exchanger")
+    set_ranks: str = _opt("set_ranks")
+    younger_min_exchange: int = _opt("younger_min_exchange")
+    low_cards_score_in_play: bool = _opt("low_cards_score_in_play")
+    point_ending_in_4_minus_one: bool = _opt("point_ending_in_4_minus_one")
+    cards_bonus_counts_for_pique: bool = _opt("cards_bonus_counts_for_pique")
+    partie: str = _opt("partie")
+    rubicon: int = _opt("rubicon")
+    carte_blanche_auto: bool = _opt("carte_blanche_auto")
+    trick_scoring: str = _opt("trick_scoring")
+
+    FIXED = {"game": "partie"}
+
+
+@dataclasses.dataclass(frozen=True)
+class AuCentConfig(TwoHandedConfig):
+    """Piquet au cent (``piquet_au_cent-v0``) rule options (spec 3.1). See
+    ``cardenvs.games.piquet_au_cent``."""
+
+    first_exchanger: str = _opt("first_exchanger")
+    set_ranks: str = _opt("set_ranks")
+    younger_min_exchange: int = _opt(
+        "younger_min_exchange", 0, doc="younger's minimum exchange (CAV au cent: he need not)"
+    )
+    low_cards_score_in_play: bool = _opt(
+        "low_cards_score_in_play",
+        doc="9/8/7 score when leading or capturing (CAV: by agreement not)",
+    )
+    point_ending_in_4_minus_one: bool = _opt(
+        "point_ending_in_4_minus_one",
+        doc="a point of value 34/44/... scores one less (CAV: by agreement)",
+    )
+    cards_bonus_counts_for_pique: bool = _opt("cards_bonus_counts_for_pique")
+    carte_blanche_auto: bool = _opt("carte_blanche_auto")
+    trick_scoring: str = _opt("trick_scoring")
+    elder_calls_in_full: bool = _opt("elder_calls_in_full", True)
+    target: int = _opt("target")
+    au_cent_end: str = _opt("au_cent_end")
+    double_below: int = _opt("double_below")
+    max_deals: int = _opt("max_deals")
+
+    FIXED = {"game": "au_cent"}
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.double_below > self.target:
+            self._bad("double_below", f"an integer in 0..target ({self.target})")
 
 
 C_EPISODE = Config.index("episode")
@@ -219,6 +354,13 @@ C_PARTIE = Config.index("partie")
 C_RUBICON = Config.index("rubicon")
 C_CB_AUTO = Config.index("carte_blanche_auto")
 C_TEN_FOR_LAST = Config.index("trick_scoring")
+C_GAME = Config.index("game")
+C_FULL_CALLS = Config.index("elder_calls_in_full")
+C_TARGET = Config.index("target")
+C_AU_CENT_END = Config.index("au_cent_end")
+C_DOUBLE_BELOW = Config.index("double_below")
+C_MAX_DEALS = Config.index("max_deals")
+GAME_PARTIE, GAME_AU_CENT = 0, 1
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -372,9 +514,29 @@ O_DEALNO = _OFF["deal_no"]
 O_DOUBLE = _OFF["deal_double"]
 OBS_DIM = sum(f.size for f in OBS_LAYOUT)
 
-__doc__ = __doc__.replace("{obs_table}", layout_table(OBS_LAYOUT)).replace(
-    "{config_table}", Config.describe()
-)
+ACTION_TABLE = """| ids | name | when |
+|---|---|---|
+| 0–31 | ``discard <card>`` | exchanging; card index above the last discard |
+| 32–63 | ``play <card>`` | trick play; must follow suit if able |
+| 64 | ``stop`` | end one's discards (at least the minimum made) |
+| 65 | ``look`` | younger, after the exchange, when cards are left |
+| 66 | ``dont_look`` | likewise |
+| 67 | ``claim`` | a carte-blanche holder, before the exchange (``carte_blanche_auto=False``) |
+| 68 | ``dont_claim`` | likewise; the hand then stays secret and scores nothing |"""
+
+
+def spec_doc(doc: str, config_cls) -> str:
+    """Fill a two-handed id's docstring: its config table, the shared action and observation
+    tables."""
+    return (
+        doc.replace("{obs_table}", layout_table(OBS_LAYOUT))
+        .replace("{config_table}", config_cls.describe())
+        .replace("{action_table}", ACTION_TABLE)
+        .replace("{num_actions}", str(NUM_ACTIONS))
+    )
+
+
+__doc__ = spec_doc(__doc__, Config)
 
 
 _NO_DECK = np.full(1, -1, np.int8)  # "shuffle a new deck" for _reset
@@ -509,9 +671,9 @@ def sets_of(mask, highest):
 
 
 @njit(cache=True)
-def _score_hand(s, b, seat, pts):
+def _score_hand(s, b, cfg, seat, pts):
     """Reckon ``pts`` in hand for ``seat``; 30 before the opponent scores → repique (2.6)."""
-    if pts <= 0:
+    if pts <= 0 or s.f[b, F_PHASE] == PHASE_OVER:
         return
     s.v[b, V_DEAL_SCORE + seat] += pts
     if (
@@ -522,10 +684,11 @@ def _score_hand(s, b, seat, pts):
     ):
         s.v[b, V_DEAL_SCORE + seat] += REPIQUE_BONUS
         s.f[b, F_BONUS + seat] = BONUS_REPIQUE
+    _check_target(s, b, cfg, seat)
 
 
 @njit(cache=True)
-def _elder_pique(s, b, elder, extra):
+def _elder_pique(s, b, cfg, elder, extra):
     """Elder at 30 in hand and play (+ ``extra``) before younger scores → pique (2.6)."""
     if (
         s.f[b, F_BONUS + 0] == 0
@@ -535,21 +698,53 @@ def _elder_pique(s, b, elder, extra):
     ):
         s.v[b, V_DEAL_SCORE + elder] += PIQUE_BONUS
         s.f[b, F_BONUS + elder] = BONUS_PIQUE
+        _check_target(s, b, cfg, elder)
 
 
 @njit(cache=True)
-def _score_play(s, b, seat, pts):
+def _score_play(s, b, cfg, seat, pts):
     """Score ``pts`` in play for ``seat``, checking elder's pique."""
-    if pts <= 0:
+    if pts <= 0 or s.f[b, F_PHASE] == PHASE_OVER:
         return
     s.v[b, V_DEAL_SCORE + seat] += pts
     elder = 1 - s.f[b, F_DEALER]
     if seat == elder:
-        _elder_pique(s, b, elder, 0)
+        _elder_pique(s, b, cfg, elder, 0)
+    _check_target(s, b, cfg, seat)
+
+
+@njit(cache=True)
+def _score_end(s, b, cfg, seat, pts):
+    """Score the cards or capot (after play: never toward pique, 2.6)."""
+    if pts <= 0 or s.f[b, F_PHASE] == PHASE_OVER:
+        return
+    s.v[b, V_DEAL_SCORE + seat] += pts
+    _check_target(s, b, cfg, seat)
+
+
+@njit(cache=True)
+def _check_target(s, b, cfg, seat):
+    """Au cent (3.1, A13): checked after every scoring event, in reckoning order; the first
+    score to reach the target ends the game at once (the rest of the deal is not played)."""
+    if (
+        cfg[C_GAME] == GAME_AU_CENT
+        and cfg[C_AU_CENT_END] == 0
+        and s.f[b, F_PHASE] != PHASE_OVER
+        and s.v[b, V_TOTAL + seat] + s.v[b, V_DEAL_SCORE + seat] >= cfg[C_TARGET]
+    ):
+        _add_deal_to_totals(s, b, 1)
+        _finish(s, b, cfg)
 
 
 @njit(cache=True)
 def _declare(s, b, cfg):
+    """Resolve every declaration at once (see ``_declare_categories``), stopping if the game
+    ends on the way (au cent)."""
+    _declare_categories(s, b, cfg)
+
+
+@njit(cache=True)
+def _declare_categories(s, b, cfg):
     """Resolve carte blanche and the three categories in reckoning order (2.5, 2.6).
 
     Writes ``decl_win``, ``decl_pts``, ``shown``, ``calls`` and the deal scores. ``calls`` holds
@@ -560,15 +755,18 @@ def _declare(s, b, cfg):
     elder = 1 - younger
     # 1. carte blanche (elder's reckoned first; both holders score)
     if s.f[b, F_CB_CLAIM + elder] == 1:
-        _score_hand(s, b, elder, CARTE_BLANCHE)
+        _score_hand(s, b, cfg, elder, CARTE_BLANCHE)
     if s.f[b, F_CB_CLAIM + younger] == 1:
-        _score_hand(s, b, younger, CARTE_BLANCHE)
+        _score_hand(s, b, cfg, younger, CARTE_BLANCHE)
+    if s.f[b, F_PHASE] == PHASE_OVER:
+        return
     he, hy = s.m[b, M_HAND + elder], s.m[b, M_HAND + younger]
     # 2. point: count, then value
     ne, ve, se, sce = _point(he, cfg)
     ny, vy, sy, scy = _point(hy, cfg)
+    full = cfg[C_FULL_CALLS] != 0
     s.f[b, F_CALLS + 0] = ne
-    s.f[b, F_CALLS + 1] = ve if ne == ny else 0
+    s.f[b, F_CALLS + 1] = ve if (ne == ny or full) else 0
     w = OUTCOME_EQUAL
     if ne > ny or (ne == ny and ve > vy):
         w = elder
@@ -583,12 +781,14 @@ def _declare(s, b, cfg):
         suit = se if w == elder else sy
         s.m[b, M_SHOWN + w] |= s.m[b, M_HAND + w] & _from_suit_bits(0xFF, suit)
         s.v[b, V_DECL_PTS + 3 * w + CAT_POINT] = sc
-        _score_hand(s, b, w, sc)
+        _score_hand(s, b, cfg, w, sc)
+    if s.f[b, F_PHASE] == PHASE_OVER:
+        return
     # 3. sequences: length, then top card; the winner scores all; equal best cancels all
     le, te, tote, ce, bce = sequences_of(he)
     ly, ty, toty, cy, bcy = sequences_of(hy)
     s.f[b, F_CALLS + 2] = le
-    s.f[b, F_CALLS + 3] = te + 1 if (le == ly and le > 0) else 0
+    s.f[b, F_CALLS + 3] = te + 1 if ((le == ly or full) and le > 0) else 0
     if le == 0 and ly == 0:
         w = OUTCOME_NONE
     elif le > ly or (le == ly and te > ty):
@@ -605,7 +805,9 @@ def _declare(s, b, cfg):
         s.m[b, M_SHOWN + w] |= ce if w == elder else cy
         tot = tote if w == elder else toty
         s.v[b, V_DECL_PTS + 3 * w + CAT_SEQUENCE] = tot
-        _score_hand(s, b, w, tot)
+        _score_hand(s, b, cfg, w, tot)
+    if s.f[b, F_PHASE] == PHASE_OVER:
+        return
     # 4. sets: quatorze beats trio, then rank; the winner scores all
     ke, re, tse, xe = _sets(he, cfg)
     ky, ry, tsy, xy = _sets(hy, cfg)
@@ -622,7 +824,7 @@ def _declare(s, b, cfg):
         s.m[b, M_SHOWN + w] |= xe if w == elder else xy
         tot = tse if w == elder else tsy
         s.v[b, V_DECL_PTS + 3 * w + CAT_SETS] = tot
-        _score_hand(s, b, w, tot)
+        _score_hand(s, b, cfg, w, tot)
 
 
 # --- deal flow ---------------------------------------------------------------------------------
@@ -704,7 +906,9 @@ def _exchange_limits(s, b, cfg):
 
 @njit(cache=True)
 def _shuffled_deck(s, b):
-    base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], s.f[b, F_DEAL_NO])
+    n = np.int64(s.f[b, F_DEAL_NO])
+    # stream MAX_DEALS draws the first dealer: later deals (au cent, redeals) skip it
+    base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], n if n < MAX_DEALS else n + 1)
     for i in range(NUM_CARDS):
         s.f[b, F_DECK + i] = gid(i)
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
@@ -773,6 +977,8 @@ def _leftovers(s, b):
 @njit(cache=True)
 def _start_play(s, b, cfg):
     _declare(s, b, cfg)
+    if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached in hand
+        return
     s.f[b, F_PHASE] = PHASE_PLAY
     s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]  # elder leads (2.7)
     s.f[b, F_TRICK_CARD] = -1
@@ -800,7 +1006,9 @@ def _play(s, b, cfg, card):
         s.f[b, F_TRICK_CARD] = card
         s.f[b, F_TRICK_LEADER] = seat
         if _counts_in_play(cfg, card) and not cfg[C_TEN_FOR_LAST]:
-            _score_play(s, b, seat, 1)
+            _score_play(s, b, cfg, seat, 1)
+            if s.f[b, F_PHASE] == PHASE_OVER:
+                return
         s.f[b, F_CURRENT] = 1 - seat
         return
     led = s.f[b, F_TRICK_CARD]
@@ -811,20 +1019,26 @@ def _play(s, b, cfg, card):
     winner = seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
     ten_for_last = cfg[C_TEN_FOR_LAST] == 1
     if ten_for_last:
-        _score_play(s, b, winner, 1)  # "10 for last": a flat point per trick won
+        _score_play(s, b, cfg, winner, 1)  # "10 for last": a flat point per trick won
     elif winner != leader and _counts_in_play(cfg, card):
-        _score_play(s, b, winner, 1)  # capturing the opponent's lead
+        _score_play(s, b, cfg, winner, 1)  # capturing the opponent's lead
     s.f[b, F_TRICKS + winner] += 1
+    if s.f[b, F_PHASE] == PHASE_OVER:
+        return
     if (
         cfg[C_CARDS_PIQUE]
         and not ten_for_last
         and winner == elder
         and s.f[b, F_TRICKS + elder] == 7
     ):
-        _elder_pique(s, b, elder, CARDS_BONUS)
+        _elder_pique(s, b, cfg, elder, CARDS_BONUS)
     s.f[b, F_TRICK_CARD] = -1
+    if s.f[b, F_PHASE] == PHASE_OVER:
+        return
     if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == HAND:
-        _score_play(s, b, winner, CARDS_BONUS if ten_for_last else 1)  # the last trick
+        _score_play(s, b, cfg, winner, CARDS_BONUS if ten_for_last else 1)  # the last trick
+        if s.f[b, F_PHASE] == PHASE_OVER:
+            return
         _end_deal(s, b, cfg)
         return
     s.f[b, F_CURRENT] = winner
@@ -832,28 +1046,52 @@ def _play(s, b, cfg, card):
 
 @njit(cache=True)
 def _end_deal(s, b, cfg):
-    """The cards / capot, partie totals, then the next deal or the end (2.8, 2.10)."""
+    """The cards / capot, partie totals, then the next deal or the end (2.8, 2.10, 3.1)."""
     for seat in range(2):
         if s.f[b, F_TRICKS + seat] == HAND:
-            s.v[b, V_DEAL_SCORE + seat] += CAPOT_BONUS
+            _score_end(s, b, cfg, seat, CAPOT_BONUS)
         elif s.f[b, F_TRICKS + seat] >= 7 and not cfg[C_TEN_FOR_LAST]:
-            s.v[b, V_DEAL_SCORE + seat] += CARDS_BONUS
+            _score_end(s, b, cfg, seat, CARDS_BONUS)
+    if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached with the cards
+        return
     n = s.f[b, F_DEAL_NO]
-    regular = 6 if cfg[C_PARTIE] == 0 else 4
-    weight = 2 if (cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
-    for seat in range(2):
-        s.v[b, V_LAST_POINTS + seat] = weight * s.v[b, V_DEAL_SCORE + seat]
-        s.v[b, V_TOTAL + seat] += weight * s.v[b, V_DEAL_SCORE + seat]
+    weight = 2 if (cfg[C_GAME] == GAME_PARTIE and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
+    _add_deal_to_totals(s, b, weight)
     played = n + 1
     if cfg[C_EPISODE] == 1:
-        _game_over(s, b, cfg, s.v[b, V_DEAL_SCORE + 0], s.v[b, V_DEAL_SCORE + 1], False)
+        _finish(s, b, cfg)
         return
-    if played >= regular and (s.v[b, V_TOTAL + 0] != s.v[b, V_TOTAL + 1] or played >= regular + 2):
-        _game_over(s, b, cfg, s.v[b, V_TOTAL + 0], s.v[b, V_TOTAL + 1], True)
-        return
+    a, c = s.v[b, V_TOTAL + 0], s.v[b, V_TOTAL + 1]
+    if cfg[C_GAME] == GAME_AU_CENT:
+        # end_of_deal (or a tie at the target): the higher total once one reaches it (3.1);
+        # a tie goes on to another deal; ``max_deals`` bounds the game
+        if (max(a, c) >= cfg[C_TARGET] and a != c) or played >= cfg[C_MAX_DEALS]:
+            _finish(s, b, cfg)
+            return
+    else:
+        regular = 6 if cfg[C_PARTIE] == 0 else 4
+        if played >= regular and (a != c or played >= regular + 2):
+            _finish(s, b, cfg)
+            return
     s.f[b, F_DEAL_NO] = played
     _shuffled_deck(s, b)
     _deal(s, b, cfg, 1 - s.f[b, F_DEALER])
+
+
+@njit(cache=True)
+def _add_deal_to_totals(s, b, weight):
+    for seat in range(2):
+        s.v[b, V_LAST_POINTS + seat] = weight * s.v[b, V_DEAL_SCORE + seat]
+        s.v[b, V_TOTAL + seat] += weight * s.v[b, V_DEAL_SCORE + seat]
+
+
+@njit(cache=True)
+def _finish(s, b, cfg):
+    """End the episode: by the deal's points (``episode="deal"``), else by the totals."""
+    if cfg[C_EPISODE] == 1:
+        _game_over(s, b, cfg, s.v[b, V_DEAL_SCORE + 0], s.v[b, V_DEAL_SCORE + 1], False)
+    else:
+        _game_over(s, b, cfg, s.v[b, V_TOTAL + 0], s.v[b, V_TOTAL + 1], True)
 
 
 @njit(cache=True)
@@ -868,10 +1106,22 @@ def partie_points(a, b, rubicon):
 
 
 @njit(cache=True)
+def au_cent_points(a, b, double_below):
+    """Au cent result (3.1): (winner seat or -1, the difference, doubled if the loser has
+    less than ``double_below``)."""
+    if a == b:
+        return -1, 0
+    w, hi, lo = (0, a, b) if a > b else (1, b, a)
+    return w, (hi - lo) * (2 if lo < double_below else 1)
+
+
+@njit(cache=True)
 def _game_over(s, b, cfg, a, c, partie):
     s.f[b, F_PHASE] = PHASE_OVER
     s.f[b, F_CURRENT] = -1
-    if partie:
+    if partie and cfg[C_GAME] == GAME_AU_CENT:
+        w, pts = au_cent_points(a, c, cfg[C_DOUBLE_BELOW])
+    elif partie:
         w, pts = partie_points(a, c, cfg[C_RUBICON])
     else:
         w = -1 if a == c else (0 if a > c else 1)

@@ -1,0 +1,108 @@
+"""Piquet au cent (``piquet_au_cent-v0``): two-handed Piquet played to 100.
+
+Specification: ``shared/rules/piquet.md`` section 3.1 (the seed's "Picket für Penny", CAV's
+"Laws of Piquet au cent"). The rules are those of ``piquet-v0`` (``cardenvs.games.piquet.rules``,
+the same kernels; nothing is copied), with these differences:
+
+- **No fixed number of deals** (3.1): the deal alternates until a score reaches ``target``
+  (100). With ``au_cent_end="immediate"`` (default, A13) the score is checked after every
+  scoring event in the reckoning order of 2.6 (carte blanche, point, sequences, sets, each lead
+  and capture as it happens, the last trick, the cards or capot): the first to reach the target
+  wins at once and the rest of the deal is not played. With ``"end_of_deal"`` the deal is
+  finished and the higher total wins.
+- **Result** (3.1, seed): the winner scores the difference of the totals, doubled when the
+  loser has less than ``double_below`` (50).
+- **Younger need not discard** (CAV au cent): ``younger_min_exchange`` defaults to 0 (he may
+  ``stop`` at once).
+- **Elder calls in full** (CAV au cent: "elder must call the value of his point", "must state
+  the top card of a sequence"): ``elder_calls_in_full=True`` (default) makes his point's value
+  and his best sequence's top card public whatever younger holds (the ``elder_calls`` block);
+  in ``piquet-v0`` they are public only when younger's equal count or length asks for them.
+- CAV's "by agreement" rules are options: ``point_ending_in_4_minus_one`` and
+  ``low_cards_score_in_play=False``.
+
+Choices where the spec is silent
+--------------------------------
+- A tie at the end of a deal in which the target was reached (possible only with
+  ``"end_of_deal"``) is played on: another deal, until the totals differ.
+- Episode bound: the game also ends after ``max_deals`` deals (20 by default; random play
+  needs about 3-5): the higher total wins by the au cent result, equal totals are a draw. The
+  observation's ``deal_no`` block shows deals past the eighth in its last slot.
+- CAV's partie of "three games out of five, a double counting as two" is not modelled: an
+  episode is one game to 100 (a match is a sequence of episodes).
+- The deal's ``points`` in the record are what it added to the totals; when the game ends in
+  the middle of a deal, what it had added by then.
+- ``episode="deal"``: one deal, scored as in ``piquet-v0``; the target still ends it at once if a
+  score reaches it within the deal.
+- Rubicon, the partie options and ``rubicon`` of ``piquet-v0`` do not apply and are not offered.
+
+Episodes and rewards
+--------------------
+| ``episode`` | ``reward`` | reward at the end, per seat |
+|---|---|---|
+| ``"game"`` (default) | ``"win"`` (default) | +1 game won, −1 lost, 0 drawn (``max_deals``) |
+| ``"game"`` | ``"score"`` | ± the au cent result (difference, doubled under ``double_below``) |
+| ``"deal"`` | ``"win"`` | +1 / −1 / 0 by the deal's points |
+| ``"deal"`` | ``"score"`` | own deal points − opponent's deal points |
+
+Actions ({num_actions}), shared with every two-handed Piquet id
+------------------------------------------------------------
+{action_table}
+
+``options={"deck": [...]}`` lists the 32 cards of the first deal: elder's 12, younger's 12, then
+the talon from the top; ``options={"dealer": seat}`` fixes the first dealer.
+
+Observation (the ``piquet-v0`` layout)
+--------------------------------------
+{obs_table}
+
+Config
+------
+{config_table}
+
+Version history
+---------------
+- v0: first release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...core.aec import CardAECEnv
+from ...core.vector import CardVectorEnv
+from ..piquet import rules as R
+from ..piquet.vector import GAME as _PIQUET
+
+__doc__ = R.spec_doc(__doc__, R.AuCentConfig)
+
+Config = R.AuCentConfig
+GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls=Config)
+VECTOR_CLASS = "PiquetAuCentVectorEnv"
+
+
+class PiquetAuCentVectorEnv(CardVectorEnv):
+    """N games of Piquet au cent stepped at once (see ``cardenvs.core.vector``)."""
+
+    game = GAME
+
+
+class PiquetAuCentEnv(CardAECEnv):
+    """Piquet au cent as a PettingZoo AEC env (rules: ``games.piquet.rules``)."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "piquet_au_cent_v0",
+        "is_parallelizable": False,
+    }
+    vector_cls = PiquetAuCentVectorEnv
+
+
+def env(**kwargs) -> PiquetAuCentEnv:
+    """PettingZoo-style constructor (not wrapped: ``env.unwrapped is env``)."""
+    return PiquetAuCentEnv(**kwargs)
+
+
+raw_env = env
+
+__all__ = ["GAME", "Config", "PiquetAuCentEnv", "PiquetAuCentVectorEnv", "env", "raw_env"]
