@@ -174,12 +174,54 @@ class FourAcesHeuristic(ScoredAgent):
         return s
 
 
+class PiquetNormandHeuristic(ScoredAgent):
+    """Piquet normand: keep the long suit, win cheaply.
+
+    - Dealer's exchange: discard the low cards of the short suits (score: low rank, short suit).
+    - Leading: the highest card of the longest suit.
+    - Following: the lowest card that beats the best card of the led suit on the table if there
+      is one (in partnership, not when the partner holds the trick), else the lowest card.
+    """
+
+    name = "heuristic"
+    env_id = "piquet_normand-v0"
+    RANK = np.tile(np.arange(8), 4)  # 7 8 9 10 J Q K A
+    SUIT = np.repeat(np.arange(4), 8)
+    PARTNER = None  # relative seat of the partner (partnership: 2)
+
+    def scores(self, obs, masks):
+        n = obs.shape[0]
+        hand = self.block(obs, "hand")
+        suit_len = _suit_counts(hand, self.SUIT)[:, self.SUIT]  # (N, 32)
+        s = np.zeros((n, 65))
+        s[:, 0:32] = 20.0 - self.RANK - 3.0 * suit_len
+        s[:, 64] = -100.0  # exchange the full two cards
+        lead = self.block(obs, "trick_lead")
+        table = self.block(obs, "table")
+        leading = lead.sum(axis=1) == 0
+        lead_suit = self.SUIT[lead.argmax(axis=1)]
+        in_suit = (self.SUIT[None, :] == lead_suit[:, None]) & (table > 0)
+        top = np.where(in_suit, self.RANK[None, :], -1).max(axis=1)
+        wins = (self.SUIT[None, :] == lead_suit[:, None]) & (self.RANK[None, :] > top[:, None])
+        follow = np.where(wins, 20.0 - self.RANK, 10.0 - self.RANK)
+        if self.PARTNER is not None:
+            p = self.block(obs, "dealer").shape[1]
+            played = self.block(obs, "played").reshape(n, p, 32)[:, self.PARTNER]
+            partner_top = (played * table * in_suit * (self.RANK[None, :] == top[:, None])).any(
+                axis=1
+            )
+            follow = np.where(partner_top[:, None], 10.0 - self.RANK, follow)
+        s[:, 32:64] = np.where(leading[:, None], 10.0 * suit_len + self.RANK, follow)
+        return s
+
+
 HEURISTICS = {
     "banque-v0": BanqueHeuristic,
     "esel-v0": EselHeuristic,
     "piquet-v0": PiquetHeuristic,
     "piquet_au_cent-v0": PiquetAuCentHeuristic,
     "four_aces-v0": FourAcesHeuristic,
+    "piquet_normand-v0": PiquetNormandHeuristic,
 }
 
 

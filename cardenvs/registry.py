@@ -13,6 +13,7 @@ REGISTRY: dict[str, tuple[str, dict]] = {
     "esel-v0": ("cardenvs.games.esel", {}),
     "banque-v0": ("cardenvs.games.banque", {}),
     "four_aces-v0": ("cardenvs.games.four_aces", {}),
+    "piquet_normand-v0": ("cardenvs.games.piquet.normand", {}),
 }
 
 GAMES: tuple[str, ...] = tuple(REGISTRY)

@@ -55,6 +55,11 @@ CASES = {
         ({"num_players": 3, "episode": "deal"}, 1),
         ({"num_players": 5, "joker_target_effect": "skip", "max_rounds": 1}, 2),
     ],
+    "piquet_normand-v0": [
+        ({}, 0),
+        ({"normand_dealer_exchange": "may", "target": 60, "reward": "score"}, 1),
+        ({"episode": "deal", "set_ranks": "KQJT"}, 2),
+    ],
 }
 
 
