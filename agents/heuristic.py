@@ -175,7 +175,7 @@ class FourAcesHeuristic(ScoredAgent):
 
 
 class PiquetNormandHeuristic(ScoredAgent):
-    """Piquet normand: keep the long suit, win cheaply.
+    """Piquet normand (and, as a subclass, partnership Piquet): keep the long suit, win cheaply.
 
     - Dealer's exchange: discard the low cards of the short suits (score: low rank, short suit).
     - Leading: the highest card of the longest suit.
@@ -215,6 +215,13 @@ class PiquetNormandHeuristic(ScoredAgent):
         return s
 
 
+class PartnershipPiquetHeuristic(PiquetNormandHeuristic):
+    """Partnership Piquet: as ``PiquetNormandHeuristic``, never overtaking the partner."""
+
+    env_id = "partnership_piquet-v0"
+    PARTNER = 2
+
+
 HEURISTICS = {
     "banque-v0": BanqueHeuristic,
     "esel-v0": EselHeuristic,
@@ -222,6 +229,7 @@ HEURISTICS = {
     "piquet_au_cent-v0": PiquetAuCentHeuristic,
     "four_aces-v0": FourAcesHeuristic,
     "piquet_normand-v0": PiquetNormandHeuristic,
+    "partnership_piquet-v0": PartnershipPiquetHeuristic,
 }
 
 

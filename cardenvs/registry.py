@@ -14,6 +14,7 @@ REGISTRY: dict[str, tuple[str, dict]] = {
     "banque-v0": ("cardenvs.games.banque", {}),
     "four_aces-v0": ("cardenvs.games.four_aces", {}),
     "piquet_normand-v0": ("cardenvs.games.piquet.normand", {}),
+    "partnership_piquet-v0": ("cardenvs.games.piquet.partnership", {}),
 }
 
 GAMES: tuple[str, ...] = tuple(REGISTRY)

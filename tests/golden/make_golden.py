@@ -60,6 +60,11 @@ CASES = {
         ({"normand_dealer_exchange": "may", "target": 60, "reward": "score"}, 1),
         ({"episode": "deal", "set_ranks": "KQJT"}, 2),
     ],
+    "partnership_piquet-v0": [
+        ({}, 0),
+        ({"target": 60, "point_minimum": 0, "reward": "score"}, 1),
+        ({"episode": "deal", "carte_blanche": False}, 2),
+    ],
 }
 
 
