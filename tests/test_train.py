@@ -36,6 +36,7 @@ def test_train__tiny_run_writes_a_loadable_model(tmp_path, game):
 
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "train.ppo", "--game", game, "--config", json.dumps(config)]
+    cmd += ["--eval-config", "{}"]  # evaluate on single deals too (fast)
     cmd += ["--total-timesteps", "1024", "--eval-every", "512", "--eval-games", "8"]
     cmd += ["--num-envs", "8", "--n-steps", "64", "--batch-size", "128", "--out", str(out)]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -124,7 +125,8 @@ def tiny_model(tmp_path_factory):
     pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
     out = tmp_path_factory.mktemp("ppo") / "run"
     cmd = [sys.executable, "-m", "train.ppo", "--game", "piquet-v0", "--config"]
-    cmd += ['{"episode": "deal"}', "--total-timesteps", "512", "--eval-every", "256"]
+    cmd += ['{"episode": "deal"}', "--eval-config", "{}", "--total-timesteps", "512"]
+    cmd += ["--eval-every", "256"]
     cmd += ["--eval-games", "4", "--num-envs", "8", "--n-steps", "32", "--batch-size", "64"]
     cmd += ["--opponent", "self", "--pool-size", "1", "--out", str(out)]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -1,6 +1,6 @@
 """MaskablePPO on a cardenvs game: one file, CleanRL style (issue 8, first version).
 
-    python -m train.ppo --game piquet-v0 --total-timesteps 200000 --opponent random
+    python -m train.ppo --game piquet-v0 --total-timesteps 1500000
 
 The learner plays one seat per game on the batched engine (``cardenvs.wrappers.sb3_vec_env``:
 N games in one process, the learner's seat rotating over the games, the opponents' moves
@@ -28,8 +28,9 @@ moves apart) and in the opponents' policies.
 Arguments
 ---------
 --game              environment id (``cardenvs.GAMES``)
---config            the game's config as JSON, e.g. '{"num_players": 2}'
---opponent          random | heuristic | self | mix (training opponents)
+--config            the game's config for training as JSON (default: single deals,
+                    '{"episode": "deal"}': a reward at the end of every deal)
+--opponent          random | heuristic | self | mix (training opponents; default mix)
 --pool-size         snapshots kept as self-play opponents
 --total-timesteps   learner steps to train for
 --num-envs          games stepped together
@@ -39,6 +40,8 @@ Arguments
 --clip-range        PPO hyper-parameters (SB3 names)
 --eval-every        learner steps between evaluations
 --eval-games        games per opponent per evaluation (split over the seating arrangements)
+--eval-config       the game's config for evaluations as JSON, merged over --config (default:
+                    whole games, '{"episode": "game"}', the game's own default episode)
 --out               output folder
 """
 
@@ -139,8 +142,8 @@ def plot(rows: list[dict], path: Path) -> None:
 def parse(argv=None):
     p = argparse.ArgumentParser(description="MaskablePPO on a cardenvs game")
     p.add_argument("--game", default="piquet-v0", choices=list(cardenvs.GAMES))
-    p.add_argument("--config", default="{}")
-    p.add_argument("--opponent", default="random", choices=list(OPPONENTS))
+    p.add_argument("--config", default='{"episode": "deal"}')
+    p.add_argument("--opponent", default="mix", choices=list(OPPONENTS))
     p.add_argument("--pool-size", type=int, default=5)
     p.add_argument("--total-timesteps", type=int, default=200_000)
     p.add_argument("--num-envs", type=int, default=64)
@@ -156,14 +159,17 @@ def parse(argv=None):
     p.add_argument("--clip-range", type=float, default=0.2)
     p.add_argument("--eval-every", type=int, default=50_000)
     p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-config", default='{"episode": "game"}')
     p.add_argument("--out", default="runs/ppo")
     a = p.parse_args(argv)
     if min(a.total_timesteps, a.num_envs, a.eval_games, a.eval_every, a.pool_size) < 1:
         p.error("--total-timesteps, --num-envs, --eval-games, --eval-every, --pool-size: >= 1")
-    try:
-        a.config = json.loads(a.config)
-    except json.JSONDecodeError as e:
-        p.error(f"--config is not JSON: {e}")
+    for name in ("config", "eval_config"):
+        try:
+            setattr(a, name, json.loads(getattr(a, name)))
+        except json.JSONDecodeError as e:
+            p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
+    a.eval_config = a.config | a.eval_config
     return a
 
 
@@ -221,7 +227,8 @@ def main(argv=None) -> dict:
         learn_seconds += time.perf_counter() - t_learn
         done_steps += chunk
         for k, opp in enumerate(("random", "heuristic")):
-            r = evaluate(model, args.game, args.config, opp, args.eval_games, args.seed + 1 + k)
+            seed = args.seed + 1 + k
+            r = evaluate(model, args.game, args.eval_config, opp, args.eval_games, seed)
             r["timesteps"] = done_steps
             r["seconds"] = time.perf_counter() - t0
             rows.append(r)
@@ -256,6 +263,7 @@ def main(argv=None) -> dict:
     summary = {
         "game": args.game,
         "config": args.config,
+        "eval_config": args.eval_config,
         "opponent": args.opponent,
         "timesteps": done_steps,
         "seconds": seconds,
