@@ -92,6 +92,7 @@ class PiquetHeuristic(ScoredAgent):
     - Exchange: discard the low cards of the short suits (score: low rank, short suit), up to
       the full allowance (elder 5, younger 3); ``stop`` once it is reached.
     - Look at the leftover cards and claim carte blanche (information and points are free).
+    - With sinking: declare every combination and answer truthfully (never sink or concede).
     - Leading: the highest card of the longest suit.
     - Following: the lowest card that wins the trick if there is one, else the lowest card.
     """
@@ -124,6 +125,8 @@ class PiquetHeuristic(ScoredAgent):
         s[:, 32:64] = np.where(leading[:, None], 10.0 * suit_len + self.RANK, follow)
         s[:, 65], s[:, 66] = 1.0, 0.0
         s[:, 67], s[:, 68] = 1.0, 0.0
+        s[:, 69], s[:, 70] = 1.0, 0.0  # sinking: declare rather than sink
+        s[:, 71], s[:, 72] = 1.0, 0.0  # answer truthfully rather than concede
         return s
 
 

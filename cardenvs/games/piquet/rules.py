@@ -19,11 +19,12 @@ Rules summary (defaults)
   remain, younger chooses ``look`` or ``dont_look``: if he looks he sees them at once and they
   become public after elder's first lead; if not, nobody sees them. Exchange counts are public;
   each player sees his own discards only.
-- Declarations (2.5), resolved automatically (no sinking, A3): point (count, then total value;
-  1 per card), sequence (length, then top card; 3, 4, then n + 10; the winner scores all his
-  sequences; an equal best cancels all), sets of A, K, Q, J, 10 (quatorze 14 beats trio 3, then
-  rank; the winner scores all his sets). The cards of scored or equal combinations become public,
-  and so does what elder calls (his point count, his best sequence's length, his best set).
+- Declarations (2.5), resolved automatically by default (no sinking, A3 v1; see "Sinking"):
+  point (count, then total value; 1 per card), sequence (length, then top card; 3, 4, then
+  n + 10; the winner scores all his sequences; an equal best cancels all), sets of A, K, Q, J,
+  10 (quatorze 14 beats trio 3, then rank; the winner scores all his sets). The cards of scored
+  or equal combinations become public, and so does what elder calls (his point count, his best
+  sequence's length, his best set).
 - Pique and repique (2.6) in the reckoning order carte blanche, point, sequences, sets, play:
   30 in hand alone before the opponent scores anything → +60 (repique, either player); elder
   reaching 30 in hand and play before younger scores anything → +30 (pique). Equalities do not
@@ -33,6 +34,31 @@ Rules summary (defaults)
   trick, 10 for 7+ tricks, 40 instead for all 12 (capot); 6–6 scores nothing.
 - Partie (2.10): six deals; tied totals → two more deals, then a draw. Rubicon: if the loser has
   at least 100, the winner scores (W − L) + 100, else (W + L) + 100.
+
+Sinking (``allow_sinking=True``; spec 2.5 "Sinking", 6.1 v2, A3, A12)
+----------------------------------------------------------------------
+After the exchange (and the look decision) a ``declare`` phase replaces the mechanical
+declarations. Carte blanche is reckoned first, as always. Then, for the point, the sequences and
+the sets in turn:
+
+1. elder ``declare``s his best combination of the category (legal only if he holds one) or
+   ``sink``s it (says nothing; simplification a: no deliberately lower call);
+2. if elder declared, younger ``answer``s truthfully ("good", "not good" or "equal", compared
+   as without sinking) or ``concede``s ("good" whatever he holds, forfeiting the category,
+   simplification b); if elder was silent, younger ``declare``s his own best (then he scores it
+   whatever elder sank) or ``sink``s it (nobody scores).
+
+The category is scored as soon as younger has spoken, so the reckoning order (and with it
+repique, pique and au cent's target) is unchanged; the winner scores all his combinations of the
+category and an equal point or best sequence cancels, as without sinking.
+
+Public information (6.2, simplification c): elder's call at once (point count, sequence length,
+set size and rank: the ``elder_calls`` block); the point's value / the sequence's top card only
+when a truthful "equal" on the count / length asks for it (always with ``elder_calls_in_full``);
+each category's outcome, points and the cards of scored or equal combinations once resolved
+(``decl_outcome``, ``decl_points``, ``opp_shown``); who was silent (``decl_calls``). Not public:
+whether a "good" was a concession, and whether a silence was a sunk combination or none held
+(only ``sink`` is legal without one, so the turn itself betrays nothing).
 
 Choices where the spec leaves things open
 -----------------------------------------
@@ -100,6 +126,11 @@ Config
 Version history
 ---------------
 - v0: first release (two-handed Rubicon Piquet, auto-declared combinations).
+- v0 (issue 6, same id, default play unchanged): actions 69-72 (``declare``, ``sink``,
+  ``answer``, ``concede``) appended, masked off unless ``allow_sinking=True``; phase ``declare``
+  and the ``decl_calls`` block appended to the observation (its dimension grew; the earlier
+  blocks keep their meaning); ``allow_sinking`` appears in a record only when True, so earlier
+  records replay and compare unchanged. Au cent (``piquet_au_cent-v0``) shares these kernels.
 """
 
 from __future__ import annotations
@@ -133,12 +164,17 @@ ACTION_LOOK = 65
 ACTION_DONT_LOOK = 66
 ACTION_CLAIM = 67
 ACTION_DONT_CLAIM = 68
-NUM_ACTIONS = 69
+ACTION_DECLARE = 69
+ACTION_SINK = 70
+ACTION_ANSWER = 71
+ACTION_CONCEDE = 72
+NUM_ACTIONS = 73
 NUM_OTHER_ACTIONS = NUM_ACTIONS - ACTION_STOP
 ACTION_NAMES = tuple(
     [f"discard {format_card(c)}" for c in DECK.cards.tolist()]
     + [f"play {format_card(c)}" for c in DECK.cards.tolist()]
     + ["stop", "look", "dont_look", "claim", "dont_claim"]
+    + ["declare", "sink", "answer", "concede"]
 )
 
 # --- phases ------------------------------------------------------------------------------------
@@ -147,7 +183,8 @@ PHASE_EXCHANGE = 1
 PHASE_LOOK = 2
 PHASE_PLAY = 3
 PHASE_OVER = 4
-PHASE_NAMES = ("claim", "exchange", "look", "play", "over")
+PHASE_DECLARE = 5
+PHASE_NAMES = ("claim", "exchange", "look", "play", "over", "declare")
 
 # --- scoring constants (spec 2.5, 2.6, 2.8) ----------------------------------------------------
 CARTE_BLANCHE = 10
@@ -160,7 +197,16 @@ CAPOT_BONUS = 40
 POINT_VALUE = np.array([7, 8, 9, 10, 10, 10, 10, 11], np.int64)
 # declaration categories and their outcome codes
 CAT_POINT, CAT_SEQUENCE, CAT_SETS = 0, 1, 2
-OUTCOME_NONE, OUTCOME_EQUAL = 2, 3  # 0/1 = the winning seat
+OUTCOME_NONE, OUTCOME_EQUAL, OUTCOME_PENDING = 2, 3, 4  # 0/1 = the winning seat
+# how a category was called (``decl_call``): mechanically (no sinking), or the 6.1 v2 choices
+CALL_AUTO = 0  # resolved mechanically, both declaring their best (A3 v1)
+CALL_OPEN = 1  # nothing said yet
+CALL_ELDER = 2  # elder declared his best; younger to answer
+CALL_ELDER_SILENT = 3  # elder sank it (or holds none); younger to declare or not
+CALL_ANSWERED = 4  # elder declared, younger answered truthfully: compared
+CALL_CONCEDED = 5  # elder declared, younger conceded ("good"): elder scores
+CALL_YOUNGER = 6  # elder silent, younger declared his best: younger scores
+CALL_SILENT = 7  # both silent: nobody scores
 # bonus codes
 BONUS_PIQUE, BONUS_REPIQUE = 1, 2
 
@@ -227,6 +273,11 @@ class KernelOptions(GameConfig):
         low=1,
         high=100,
         doc="au cent: a safety bound on the deals of a game; then the higher total wins",
+    )
+    allow_sinking: bool = option(
+        False,
+        doc="declarations are choices (A3, 6.1 v2): elder declares or sinks each category, "
+        "younger answers truthfully or concedes, and declares what elder sank",
     )
 
 
@@ -303,8 +354,10 @@ class Config(TwoHandedConfig):
     rubicon: int = _opt("rubicon")
     carte_blanche_auto: bool = _opt("carte_blanche_auto")
     trick_scoring: str = _opt("trick_scoring")
+    allow_sinking: bool = _opt("allow_sinking")
 
     FIXED = {"game": "partie"}
+    LATER = ("allow_sinking",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -333,6 +386,7 @@ class AuCentConfig(TwoHandedConfig):
     au_cent_end: str = _opt("au_cent_end")
     double_below: int = _opt("double_below")
     max_deals: int = _opt("max_deals")
+    allow_sinking: bool = _opt("allow_sinking")
 
     FIXED = {"game": "au_cent"}
 
@@ -360,6 +414,7 @@ C_TARGET = Config.index("target")
 C_AU_CENT_END = Config.index("au_cent_end")
 C_DOUBLE_BELOW = Config.index("double_below")
 C_MAX_DEALS = Config.index("max_deals")
+C_SINKING = Config.index("allow_sinking")
 GAME_PARTIE, GAME_AU_CENT = 0, 1
 
 
@@ -402,6 +457,8 @@ STATE_FIELDS = (
     ("bonus", "f", 2, "BONUS_PIQUE / BONUS_REPIQUE won this deal per seat"),
     ("winner", "f", 1, "winning seat of the finished episode, -1 drawn"),
     ("void", "f", 2, "suits each seat is known to lack (bit per suit): it failed to follow"),
+    ("decl_stage", "f", 1, "sinking: next declaration decision, 2 * category + (younger)"),
+    ("decl_call", "f", 3, "per category: CALL_* (how it was called)"),
 )
 
 LAYOUT = StateLayout(NAME, STATE_FIELDS)
@@ -428,6 +485,7 @@ F_TRICKS, F_DECL_WIN, F_CALLS, F_BONUS, F_WINNER = (
     LAYOUT.offset(k) for k in ("tricks", "decl_win", "calls", "bonus", "winner")
 )
 F_VOID = LAYOUT.offset("void")
+F_DECL_STAGE, F_DECL_CALL = LAYOUT.offset("decl_stage"), LAYOUT.offset("decl_call")
 
 State = PackedState
 
@@ -458,7 +516,7 @@ OBS_LAYOUT = (
     ObsField("own_played", 32, 1.0, "cards own seat played this deal"),
     ObsField("opp_played", 32, 1.0, "cards the opponent played this deal"),
     ObsField("trick_lead", 32, 1.0, "card led to the current trick (if any)"),
-    ObsField("phase", 5, 1.0, "one-hot: claim, exchange, look, play, over"),
+    ObsField("phase", len(PHASE_NAMES), 1.0, "one-hot: " + ", ".join(PHASE_NAMES)),
     ObsField("to_act", 1, 1.0, "1 if the observing seat is to act"),
     ObsField("is_elder", 1, 1.0, "1 if the observing seat is elder this deal"),
     ObsField("exchanged", 2, 1.0, "cards exchanged by own / opponent, / 8"),
@@ -485,6 +543,14 @@ OBS_LAYOUT = (
     ObsField("total", 2, 40.0, "own / opponent partie totals, / 100"),
     ObsField("deal_no", MAX_DEALS, 1.0, "one-hot deal number (6 regular + 2 tie-break)"),
     ObsField("deal_double", 1, 1.0, "1 if this deal counts double (four-deal partie)"),
+    ObsField(
+        "decl_calls",
+        12,
+        1.0,
+        "sinking, per category (point, sequence, sets): elder declared / elder silent / younger "
+        "declared after elder's silence / younger silent after it (a concession looks like "
+        "'good')",
+    ),
 )
 _OFF = layout_offsets(OBS_LAYOUT)
 O_HAND = _OFF["hand"]
@@ -512,6 +578,7 @@ O_DSCORE = _OFF["deal_score"]
 O_TOTAL = _OFF["total"]
 O_DEALNO = _OFF["deal_no"]
 O_DOUBLE = _OFF["deal_double"]
+O_DECL_CALLS = _OFF["decl_calls"]
 OBS_DIM = sum(f.size for f in OBS_LAYOUT)
 
 ACTION_TABLE = """| ids | name | when |
@@ -522,7 +589,12 @@ ACTION_TABLE = """| ids | name | when |
 | 65 | ``look`` | younger, after the exchange, when cards are left |
 | 66 | ``dont_look`` | likewise |
 | 67 | ``claim`` | a carte-blanche holder, before the exchange (``carte_blanche_auto=False``) |
-| 68 | ``dont_claim`` | likewise; the hand then stays secret and scores nothing |"""
+| 68 | ``dont_claim`` | likewise; the hand then stays secret and scores nothing |
+| 69 | ``declare`` | sinking: elder calls his best of the category; younger, after elder's \
+silence, calls his (only with a combination to call) |
+| 70 | ``sink`` | sinking: say nothing in the category |
+| 71 | ``answer`` | sinking: younger answers elder's call truthfully (good / not good / equal) |
+| 72 | ``concede`` | sinking: younger says "good" whatever he holds, forfeiting the category |"""
 
 
 def spec_doc(doc: str, config_cls) -> str:
@@ -738,93 +810,104 @@ def _check_target(s, b, cfg, seat):
 
 @njit(cache=True)
 def _declare(s, b, cfg):
-    """Resolve every declaration at once (see ``_declare_categories``), stopping if the game
-    ends on the way (au cent)."""
-    _declare_categories(s, b, cfg)
+    """Carte blanche, then every category called so far, in reckoning order (2.3, 2.5, 2.6).
+
+    Without sinking every category is ``CALL_AUTO`` and all resolve at once; the helpers
+    (``declarations``, determinization) replay a row's calls on other hands with it. Stops if
+    the game ends on the way (au cent)."""
+    _declare_cb(s, b, cfg)
+    for c in range(3):
+        mode = s.f[b, F_DECL_CALL + c]
+        if s.f[b, F_PHASE] == PHASE_OVER or mode == CALL_OPEN or mode == CALL_ELDER_SILENT:
+            return
+        _category(s, b, cfg, c)
 
 
 @njit(cache=True)
-def _declare_categories(s, b, cfg):
-    """Resolve carte blanche and the three categories in reckoning order (2.5, 2.6).
-
-    Writes ``decl_win``, ``decl_pts``, ``shown``, ``calls`` and the deal scores. ``calls`` holds
-    elder's public calls: point cards, point value (only if the counts tie), best sequence length,
-    its top rank + 1 (only if the lengths tie), best set size, its rank + 1.
-    """
+def _declare_cb(s, b, cfg):
+    """Carte blanche is reckoned first (elder's, then younger's; both holders score)."""
     younger = np.int64(s.f[b, F_DEALER])
     elder = 1 - younger
-    # 1. carte blanche (elder's reckoned first; both holders score)
     if s.f[b, F_CB_CLAIM + elder] == 1:
         _score_hand(s, b, cfg, elder, CARTE_BLANCHE)
     if s.f[b, F_CB_CLAIM + younger] == 1:
         _score_hand(s, b, cfg, younger, CARTE_BLANCHE)
-    if s.f[b, F_PHASE] == PHASE_OVER:
+
+
+@njit(cache=True)
+def _combination(hand, cfg, c):
+    """A hand's best in category ``c``: (holds one, first key, second key, score, cards of
+    everything it scores, cards of the best one).
+
+    Point: count, then value; 1 per card. Sequence: length, then top card; the winner scores all
+    his sequences. Sets: quatorze beats trio, then rank; the winner scores all his sets (2.5)."""
+    if c == CAT_POINT:
+        n, v, suit, sc = _point(hand, cfg)
+        cards = hand & _from_suit_bits(0xFF, suit) if suit >= 0 else np.uint64(0)
+        return n > 0, np.int64(n), np.int64(v), np.int64(sc), cards, cards
+    if c == CAT_SEQUENCE:
+        ln, top, tot, cards, best = sequences_of(hand)
+        return ln > 0, np.int64(ln), np.int64(top), np.int64(tot), cards, best
+    k, r, tot, cards = _sets(hand, cfg)
+    return k > 0, np.int64(k), np.int64(r), np.int64(tot), cards, cards
+
+
+@njit(cache=True)
+def _category(s, b, cfg, c):
+    """Resolve category ``c`` as called (``decl_call``), or only announce elder's call while
+    younger's answer is awaited. Writes elder's public call (``calls``: the count / length /
+    set size, and the value / top / set rank when said), ``decl_win``, ``decl_pts``, ``shown``
+    and the score."""
+    mode = s.f[b, F_DECL_CALL + c]
+    younger = np.int64(s.f[b, F_DEALER])
+    elder = 1 - younger
+    ea, e1, e2, esc, ecards, ebest = _combination(s.m[b, M_HAND + elder], cfg, c)
+    ya, y1, y2, ysc, ycards, ybest = _combination(s.m[b, M_HAND + younger], cfg, c)
+    compared = mode == CALL_AUTO or mode == CALL_ANSWERED
+    if compared or mode == CALL_ELDER or mode == CALL_CONCEDED:
+        # elder's call: the count (length, set size) always; the value (top card) only when
+        # younger's "equal" asks for it, or always when calls are in full (CAV au cent); a set
+        # is named by its rank
+        s.f[b, F_CALLS + 2 * c] = e1
+        ask = cfg[C_FULL_CALLS] != 0 or (compared and e1 == y1)
+        detail = 0
+        if c == CAT_POINT:
+            detail = e2 if ask else 0
+        elif ea and (c == CAT_SETS or ask):
+            detail = e2 + 1
+        s.f[b, F_CALLS + 2 * c + 1] = detail
+    if mode == CALL_ELDER:
         return
-    he, hy = s.m[b, M_HAND + elder], s.m[b, M_HAND + younger]
-    # 2. point: count, then value
-    ne, ve, se, sce = _point(he, cfg)
-    ny, vy, sy, scy = _point(hy, cfg)
-    full = cfg[C_FULL_CALLS] != 0
-    s.f[b, F_CALLS + 0] = ne
-    s.f[b, F_CALLS + 1] = ve if (ne == ny or full) else 0
-    w = OUTCOME_EQUAL
-    if ne > ny or (ne == ny and ve > vy):
+    if compared:
+        if not ea and not ya:
+            w = OUTCOME_NONE
+        elif e1 > y1 or (e1 == y1 and e2 > y2):
+            w = elder
+        elif y1 > e1 or (e1 == y1 and y2 > e2):
+            w = younger
+        else:
+            w = OUTCOME_EQUAL  # an equal point or best sequence: nobody scores (2.5)
+    elif mode == CALL_CONCEDED:
         w = elder
-    elif ny > ne or (ne == ny and vy > ve):
+    elif mode == CALL_YOUNGER:
         w = younger
-    s.f[b, F_DECL_WIN + CAT_POINT] = w
-    if w == OUTCOME_EQUAL:
-        s.m[b, M_SHOWN + elder] |= he & _from_suit_bits(0xFF, se)
-        s.m[b, M_SHOWN + younger] |= hy & _from_suit_bits(0xFF, sy)
     else:
-        sc = sce if w == elder else scy
-        suit = se if w == elder else sy
-        s.m[b, M_SHOWN + w] |= s.m[b, M_HAND + w] & _from_suit_bits(0xFF, suit)
-        s.v[b, V_DECL_PTS + 3 * w + CAT_POINT] = sc
-        _score_hand(s, b, cfg, w, sc)
-    if s.f[b, F_PHASE] == PHASE_OVER:
-        return
-    # 3. sequences: length, then top card; the winner scores all; equal best cancels all
-    le, te, tote, ce, bce = sequences_of(he)
-    ly, ty, toty, cy, bcy = sequences_of(hy)
-    s.f[b, F_CALLS + 2] = le
-    s.f[b, F_CALLS + 3] = te + 1 if ((le == ly or full) and le > 0) else 0
-    if le == 0 and ly == 0:
         w = OUTCOME_NONE
-    elif le > ly or (le == ly and te > ty):
-        w = elder
-    elif ly > le or (le == ly and ty > te):
-        w = younger
-    else:
-        w = OUTCOME_EQUAL
-    s.f[b, F_DECL_WIN + CAT_SEQUENCE] = w
+    s.f[b, F_DECL_WIN + c] = w
     if w == OUTCOME_EQUAL:
-        s.m[b, M_SHOWN + elder] |= bce
-        s.m[b, M_SHOWN + younger] |= bcy
+        s.m[b, M_SHOWN + elder] |= ebest
+        s.m[b, M_SHOWN + younger] |= ybest
     elif w != OUTCOME_NONE:
-        s.m[b, M_SHOWN + w] |= ce if w == elder else cy
-        tot = tote if w == elder else toty
-        s.v[b, V_DECL_PTS + 3 * w + CAT_SEQUENCE] = tot
-        _score_hand(s, b, cfg, w, tot)
-    if s.f[b, F_PHASE] == PHASE_OVER:
-        return
-    # 4. sets: quatorze beats trio, then rank; the winner scores all
-    ke, re, tse, xe = _sets(he, cfg)
-    ky, ry, tsy, xy = _sets(hy, cfg)
-    s.f[b, F_CALLS + 4] = ke
-    s.f[b, F_CALLS + 5] = re + 1 if ke > 0 else 0
-    if ke == 0 and ky == 0:
-        w = OUTCOME_NONE
-    elif ke > ky or (ke == ky and re > ry):
-        w = elder
-    else:
-        w = younger
-    s.f[b, F_DECL_WIN + CAT_SETS] = w
-    if w != OUTCOME_NONE:
-        s.m[b, M_SHOWN + w] |= xe if w == elder else xy
-        tot = tse if w == elder else tsy
-        s.v[b, V_DECL_PTS + 3 * w + CAT_SETS] = tot
-        _score_hand(s, b, cfg, w, tot)
+        s.m[b, M_SHOWN + w] |= ecards if w == elder else ycards
+        pts = esc if w == elder else ysc
+        s.v[b, V_DECL_PTS + 3 * w + c] = pts
+        _score_hand(s, b, cfg, w, pts)
+
+
+@njit(cache=True)
+def _holds(s, b, cfg, seat, c):
+    """Whether ``seat`` holds a combination of category ``c`` to call."""
+    return _combination(s.m[b, M_HAND + seat], cfg, c)[0]
 
 
 # --- deal flow ---------------------------------------------------------------------------------
@@ -859,7 +942,9 @@ def _deal(s, b, cfg, dealer):
         for c in range(3):
             s.v[b, V_DECL_PTS + 3 * seat + c] = 0
     for c in range(3):
-        s.f[b, F_DECL_WIN + c] = OUTCOME_NONE
+        s.f[b, F_DECL_WIN + c] = OUTCOME_PENDING
+        s.f[b, F_DECL_CALL + c] = CALL_OPEN if cfg[C_SINKING] else CALL_AUTO
+    s.f[b, F_DECL_STAGE] = 0
     for i in range(6):
         s.f[b, F_CALLS + i] = 0
     s.f[b, F_EXCH] = 0
@@ -960,10 +1045,11 @@ def _finish_exchange(s, b, cfg):
         return
     if s.f[b, F_CB_CLAIM + other] == 1:
         s.m[b, M_CB_SHOWN + other] = s.m[b, M_DEALT + other]
+    s.f[b, F_EXCH] = 2  # both exchanges made
     if s.f[b, F_TALON_POS] < TALON:
         s.f[b, F_PHASE] = PHASE_LOOK
         return
-    _start_play(s, b, cfg)
+    _after_exchange(s, b, cfg)
 
 
 @njit(cache=True)
@@ -975,10 +1061,57 @@ def _leftovers(s, b):
 
 
 @njit(cache=True)
+def _after_exchange(s, b, cfg):
+    """The declarations: mechanical (then play), or elder's first choice (sinking)."""
+    if cfg[C_SINKING]:
+        _declare_cb(s, b, cfg)
+        if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached
+            return
+        s.f[b, F_PHASE] = PHASE_DECLARE
+        s.f[b, F_DECL_STAGE] = 0
+        s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]
+        return
+    _start_play(s, b, cfg)
+
+
+@njit(cache=True)
+def _decide(s, b, cfg, a):
+    """Sinking (6.1 v2): one declaration choice; the category is resolved (and scored, in
+    reckoning order) once younger has spoken."""
+    stage = s.f[b, F_DECL_STAGE]
+    c = stage // 2
+    elder = 1 - s.f[b, F_DEALER]
+    if stage % 2 == 0:
+        s.f[b, F_DECL_CALL + c] = CALL_ELDER if a == ACTION_DECLARE else CALL_ELDER_SILENT
+        if a == ACTION_DECLARE:
+            _category(s, b, cfg, c)  # the call is public at once
+        s.f[b, F_DECL_STAGE] = stage + 1
+        s.f[b, F_CURRENT] = 1 - elder
+        return
+    if s.f[b, F_DECL_CALL + c] == CALL_ELDER:
+        s.f[b, F_DECL_CALL + c] = CALL_ANSWERED if a == ACTION_ANSWER else CALL_CONCEDED
+    else:
+        s.f[b, F_DECL_CALL + c] = CALL_YOUNGER if a == ACTION_DECLARE else CALL_SILENT
+    _category(s, b, cfg, c)
+    if s.f[b, F_PHASE] == PHASE_OVER:
+        return
+    s.f[b, F_DECL_STAGE] = stage + 1
+    if stage + 1 == 6:
+        _begin_play(s, b, cfg)
+    else:
+        s.f[b, F_CURRENT] = elder
+
+
+@njit(cache=True)
 def _start_play(s, b, cfg):
     _declare(s, b, cfg)
     if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached in hand
         return
+    _begin_play(s, b, cfg)
+
+
+@njit(cache=True)
+def _begin_play(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_PLAY
     s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]  # elder leads (2.7)
     s.f[b, F_TRICK_CARD] = -1
@@ -1144,6 +1277,12 @@ def _write_rewards(s, b, cfg, out):
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
+BIT_DECLARE = 1 << (ACTION_DECLARE - ACTION_STOP)
+BIT_SINK = 1 << (ACTION_SINK - ACTION_STOP)
+BIT_ANSWER = 1 << (ACTION_ANSWER - ACTION_STOP)
+BIT_CONCEDE = 1 << (ACTION_CONCEDE - ACTION_STOP)
+
+
 @njit(cache=True)
 def _legal_sets(s, b, cfg):
     """Legal actions of the seat to act as (discard card set, play card set, other actions).
@@ -1167,6 +1306,12 @@ def _legal_sets(s, b, cfg):
         return 0, 0, 0b00110  # look, dont_look
     if ph == PHASE_CLAIM:
         return 0, 0, 0b11000 if s.f[b, F_CB + seat] else 0b10000  # claim only with one
+    if ph == PHASE_DECLARE:
+        c = s.f[b, F_DECL_STAGE] // 2
+        if s.f[b, F_DECL_STAGE] % 2 == 1 and s.f[b, F_DECL_CALL + c] == CALL_ELDER:
+            return 0, 0, BIT_ANSWER | BIT_CONCEDE
+        # declare only what one holds; sinking (or saying nothing) is always possible
+        return 0, 0, BIT_SINK | (BIT_DECLARE if _holds(s, b, cfg, seat, c) else 0)
     led = s.f[b, F_TRICK_CARD]
     if led >= 0:
         follow = hand & _from_suit_bits(0xFF, led // 13)
@@ -1221,7 +1366,9 @@ def _apply(s, b, cfg, a):
             s.m[b, M_SEEN + s.f[b, F_CURRENT]] |= _leftovers(s, b)
         else:
             s.f[b, F_LOOKED] = 0
-        _start_play(s, b, cfg)
+        _after_exchange(s, b, cfg)
+    elif ph == PHASE_DECLARE:
+        _decide(s, b, cfg, a)
     else:
         _play(s, b, cfg, gid(a - ACTION_PLAY))
 
@@ -1255,19 +1402,29 @@ def _observe(s, b, cfg, seat, out):
         out[O_LEFT + 1] = 1.0
     out[O_CB] = 1.0 if s.f[b, F_CB_CLAIM + seat] == 1 else 0.0
     out[O_CB + 1] = 1.0 if s.f[b, F_CB_CLAIM + opp] == 1 else 0.0
-    if s.f[b, F_PHASE] >= PHASE_PLAY:
-        for c in range(3):
-            w = s.f[b, F_DECL_WIN + c]
+    for c in range(3):
+        # a category's outcome is public once it is resolved; elder's calls as he makes them
+        w = s.f[b, F_DECL_WIN + c]
+        if w != OUTCOME_PENDING:
             k = 0 if w == seat else (1 if w == opp else 2)
             out[O_OUTCOME + 3 * c + k] = 1.0
             out[O_DPTS + 2 * c] = s.v[b, V_DECL_PTS + 3 * seat + c] / 20.0
             out[O_DPTS + 2 * c + 1] = s.v[b, V_DECL_PTS + 3 * opp + c] / 20.0
-        out[O_CALLS] = s.f[b, F_CALLS + 0] / 12.0
-        out[O_CALLS + 1] = s.f[b, F_CALLS + 1] / 100.0
-        out[O_CALLS + 2] = s.f[b, F_CALLS + 2] / 8.0
-        out[O_CALLS + 3] = s.f[b, F_CALLS + 3] / 8.0
-        out[O_CALLS + 4] = s.f[b, F_CALLS + 4] / 4.0
-        out[O_CALLS + 5] = s.f[b, F_CALLS + 5] / 8.0
+        mode = s.f[b, F_DECL_CALL + c]
+        if mode == CALL_ELDER or mode == CALL_ANSWERED or mode == CALL_CONCEDED:
+            out[O_DECL_CALLS + 4 * c] = 1.0
+        elif mode == CALL_ELDER_SILENT or mode == CALL_YOUNGER or mode == CALL_SILENT:
+            out[O_DECL_CALLS + 4 * c + 1] = 1.0
+            if mode == CALL_YOUNGER:
+                out[O_DECL_CALLS + 4 * c + 2] = 1.0
+            elif mode == CALL_SILENT:
+                out[O_DECL_CALLS + 4 * c + 3] = 1.0
+    out[O_CALLS] = s.f[b, F_CALLS + 0] / 12.0
+    out[O_CALLS + 1] = s.f[b, F_CALLS + 1] / 100.0
+    out[O_CALLS + 2] = s.f[b, F_CALLS + 2] / 8.0
+    out[O_CALLS + 3] = s.f[b, F_CALLS + 3] / 8.0
+    out[O_CALLS + 4] = s.f[b, F_CALLS + 4] / 4.0
+    out[O_CALLS + 5] = s.f[b, F_CALLS + 5] / 8.0
     for k in range(2):
         who = seat if k == 0 else opp
         if s.f[b, F_BONUS + who] == BONUS_PIQUE:
@@ -1364,6 +1521,8 @@ _ALL_CARDS = sum(_SUIT_MASKS)
 _FACES = sum(0x70 << (suit * 13 + 5) for suit in range(4))  # J, Q, K (carte blanche, 2.3)
 # what the declarations made public: (state array, offset, size)
 _DECL_PUBLIC = (("f", F_DECL_WIN, 3), ("f", F_CALLS, 6), ("v", V_DECL_PTS, 6), ("m", M_SHOWN, 2))
+# what the declarations depend on besides the hands (copied to the checking state)
+_DECL_CONTEXT = ("dealer", "cb_claim", "decl_call", "total")
 
 
 def _mask_of(cards) -> int:
@@ -1511,9 +1670,9 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     s.m[b, M_KEY] = np.uint64(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
     # who drew each talon position: the first exchanger from the top, then the second (2.4)
     x1 = 1 - elder if config.first_exchanger == "dealer" else elder
-    x1_done = ph >= PHASE_LOOK or (ph == PHASE_EXCHANGE and int(s.f[b, F_EXCH]) == 1)
+    x1_done = int(s.f[b, F_EXCH]) >= 1
     k1 = int(s.f[b, F_XCOUNT + x1]) if x1_done else 0
-    k2 = int(s.f[b, F_XCOUNT + 1 - x1]) if ph >= PHASE_LOOK else 0
+    k2 = int(s.f[b, F_XCOUNT + 1 - x1]) if int(s.f[b, F_EXCH]) >= 2 else 0
     drawer = [x1] * k1 + [1 - x1] * k2 + [-1] * (TALON - k1 - k2)
     deck = [int(c) for c in s.f[b, F_DECK : F_DECK + NUM_CARDS]]
     opp_first = 0 if opp == elder else HAND
@@ -1541,7 +1700,11 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     for suit in range(4):
         if (int(s.f[b, F_VOID + opp]) >> suit) & 1:
             banned |= _SUIT_MASKS[suit]
-    if ph >= PHASE_PLAY:
+    # declarations made (some or all: sinking resolves one category at a time)
+    check_decl = (
+        ph == PHASE_DECLARE or int(s.f[b, F_DECL_WIN + CAT_POINT]) != OUTCOME_PENDING
+    ) and ph != PHASE_OVER
+    if check_decl:
         banned |= _point_suit_exclusion(s, b, opp, elder)
         banned |= _declared_exclusion(s, b, opp, config.to_array()[C_SET_RANKS])
         if opp == elder and int(s.f[b, F_CALLS + 4]) == 4:  # he called a quatorze
@@ -1550,19 +1713,25 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     free = _ALL_CARDS & ~fixed & ~held & ~dealt_known
     may_hold = _ALL_CARDS & ~banned
     caps = None  # cards per suit his hand after the exchange may still take (the point)
-    if ph >= PHASE_PLAY and not dealt_known:
+    # the point caps his suits only when both declared their best point (no sinking: a
+    # concession or a sunk point says nothing about the suit lengths)
+    if (
+        check_decl
+        and not dealt_known
+        and not config.to_array()[C_SINKING]
+        and int(s.f[b, F_CALLS + 0]) > 0
+    ):
         known_after = held | _mask_of(deck[p] for p in opp_drew if (fixed >> deck[p]) & 1)
         cap = _point_cap(s, b, opp, elder)
         caps = [cap - (known_after & m).bit_count() for m in _SUIT_MASKS]
     claim = int(s.f[b, F_CB_CLAIM + opp])
     dealt_ok = _ALL_CARDS & ~_FACES if claim == 1 else _ALL_CARDS
     needs_face = claim == 0 and config.carte_blanche_auto
-    check_decl = ph >= PHASE_PLAY
     if check_decl:
         cfg = config.to_array()
         t = new_state(1)
-        t.f[0, F_DEALER] = s.f[b, F_DEALER]
-        t.f[0, F_CB_CLAIM : F_CB_CLAIM + 2] = s.f[b, F_CB_CLAIM : F_CB_CLAIM + 2]
+        for name in _DECL_CONTEXT:
+            LAYOUT.field(t, name)[0] = LAYOUT.field(s, name)[b]
         t.m[0, M_HAND + seat] = s.m[b, M_HAND + seat] | s.m[b, M_PLAYED + seat]
         want = [getattr(s, a)[b, o : o + n].copy() for a, o, n in _DECL_PUBLIC]
     for _ in range(DETERMINIZE_TRIES):
@@ -1614,6 +1783,9 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
             t.v[0, V_DECL_PTS : V_DECL_PTS + 6] = 0
             t.v[0, V_DEAL_SCORE : V_DEAL_SCORE + 2] = 0
             t.f[0, F_BONUS : F_BONUS + 2] = 0
+            t.f[0, F_CALLS : F_CALLS + 6] = 0
+            t.f[0, F_DECL_WIN : F_DECL_WIN + 3] = OUTCOME_PENDING
+            t.f[0, F_PHASE] = PHASE_PLAY
             declare_row(t, 0, cfg)
             if not all(
                 np.array_equal(getattr(t, a)[0, o : o + n], w)

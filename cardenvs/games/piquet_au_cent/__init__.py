@@ -20,6 +20,8 @@ the same kernels; nothing is copied), with these differences:
   in ``piquet-v0`` they are public only when younger's equal count or length asks for them.
 - CAV's "by agreement" rules are options: ``point_ending_in_4_minus_one`` and
   ``low_cards_score_in_play=False``.
+- Sinking (``allow_sinking=True``, off by default) works as in ``piquet-v0`` (see its rules
+  docstring); a declaration that reaches the target ends the game at once.
 
 Choices where the spec is silent
 --------------------------------
