@@ -136,6 +136,33 @@ class PiquetAuCentHeuristic(PiquetHeuristic):
     env_id = "piquet_au_cent-v0"
 
 
+class AuctionPiquetHeuristic(PiquetHeuristic):
+    """Auction Piquet: the Piquet heuristic, bidding what the hand seems worth.
+
+    - Expected tricks: 6 + 1.5 × (honour strength − 3.5), honour strength = aces + 0.7 kings +
+      0.4 queens + 0.2 jacks + 0.5 per card of the longest suit beyond four.
+    - Bid the highest ``N+`` with N ≤ expected tricks, else the highest ``N-`` with N ≤ 12 −
+      expected tricks (taking at most 12 − N), else pass; never double or redouble.
+    """
+
+    env_id = "auction_piquet-v0"
+    HONOUR = np.array([0, 0, 0, 0, 0.2, 0.4, 0.7, 1.0])[np.tile(np.arange(8), 4)]
+
+    def scores(self, obs, masks):
+        s = super().scores(obs, masks)
+        hand = self.block(obs, "hand")
+        longest = _suit_counts(hand, self.SUIT).max(axis=1)
+        strength = (hand * self.HONOUR).sum(axis=1) + 0.5 * np.maximum(longest - 4, 0)
+        est = 6.0 + 1.5 * (strength - 3.5)
+        n = np.repeat(np.arange(7, 13), 2)  # bids 7+, 7-, ..., 12-
+        minus = np.tile([False, True], 6)
+        fits = np.where(minus[None, :], n[None, :] <= 12 - est[:, None], n <= est[:, None])
+        s[:, 74:86] = np.where(fits, 1.0 + 0.1 * n, -5.0 - 0.1 * n)
+        s[:, 73] = 0.5  # pass
+        s[:, 86], s[:, 87] = -1.0, -1.0
+        return s
+
+
 class FourAcesHeuristic(ScoredAgent):
     """Four Aces: draw toward pairs and same-suit runs, keep the aces.
 
@@ -230,6 +257,7 @@ HEURISTICS = {
     "esel-v0": EselHeuristic,
     "piquet-v0": PiquetHeuristic,
     "piquet_au_cent-v0": PiquetAuCentHeuristic,
+    "auction_piquet-v0": AuctionPiquetHeuristic,
     "four_aces-v0": FourAcesHeuristic,
     "piquet_normand-v0": PiquetNormandHeuristic,
     "partnership_piquet-v0": PartnershipPiquetHeuristic,

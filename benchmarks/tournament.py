@@ -158,7 +158,8 @@ def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+    # the interval contains p (rounding at p = 0 or 1 must not put it outside)
+    return max(0.0, min(p, c - h)), min(1.0, max(p, c + h))
 
 
 def bradley_terry(wins: np.ndarray, iters: int = 500) -> np.ndarray:

@@ -10,6 +10,7 @@ from types import ModuleType
 REGISTRY: dict[str, tuple[str, dict]] = {
     "piquet-v0": ("cardenvs.games.piquet", {}),
     "piquet_au_cent-v0": ("cardenvs.games.piquet_au_cent", {}),
+    "auction_piquet-v0": ("cardenvs.games.auction_piquet", {}),
     "esel-v0": ("cardenvs.games.esel", {}),
     "banque-v0": ("cardenvs.games.banque", {}),
     "four_aces-v0": ("cardenvs.games.four_aces", {}),

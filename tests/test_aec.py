@@ -16,7 +16,7 @@ from cardenvs import replay
 from cardenvs.games.piquet import Config
 
 ENV_ID = "piquet-v0"
-NUM_ACTIONS = 73
+NUM_ACTIONS = 88
 PIQUET_STRINGS = [f"{r}{s}" for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 CONFIGS = [
     {},
@@ -121,6 +121,11 @@ def test_aec__action_name_id_round_trip():
     assert names[64:69] == ["stop", "look", "dont_look", "claim", "dont_claim"]
     # appended for sinking (masked off unless enabled); ids 0-68 keep their meaning
     assert names[69:73] == ["declare", "sink", "answer", "concede"]
+    # appended for Auction Piquet (masked off in the other ids)
+    assert names[73:] == ["pass"] + [f"bid {n}{s}" for n in range(7, 13) for s in "+-"] + [
+        "double",
+        "redouble",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -149,7 +154,7 @@ def test_aec__unknown_action_name_raises(name):
         core.action_id(name)
 
 
-@pytest.mark.parametrize("action", [-1, 73, 999, 1.0, "3", None, True])
+@pytest.mark.parametrize("action", [-1, 88, 999, 1.0, "3", None, True])
 def test_aec__action_name_of_bad_id_raises(action):
     core = cardenvs.make(ENV_ID).unwrapped
     with pytest.raises(ValueError, match=f"0..{NUM_ACTIONS - 1}"):
@@ -212,7 +217,7 @@ def test_aec__illegal_action_raise_mode_leaves_game_unchanged():
 
 
 @pytest.mark.parametrize("mode", ["penalize", "raise"])
-@pytest.mark.parametrize("action", [999, 73, -1, "x", 2.0, None, True])
+@pytest.mark.parametrize("action", [999, 88, -1, "x", 2.0, None, True])
 def test_aec__action_outside_space_raises(mode, action):
     env = cardenvs.make(ENV_ID, illegal_action=mode)
     env.reset(seed=0)

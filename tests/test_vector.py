@@ -13,7 +13,7 @@ import cardenvs
 from cardenvs.core.vector import RandomLegal
 
 ENV_ID = "piquet-v0"
-NUM_ACTIONS = 73
+NUM_ACTIONS = 88
 
 
 aec_envs = functools.partial(harness.aec_envs, ENV_ID)
@@ -243,7 +243,7 @@ def test_vector__actions_of_wrong_shape_or_dtype_raise(actions):
         vec.step(actions)
 
 
-@pytest.mark.parametrize(("row", "action"), [(0, 73), (2, 999), (1, -1)])
+@pytest.mark.parametrize(("row", "action"), [(0, 88), (2, 999), (1, -1)])
 def test_vector__out_of_range_action_names_row_and_action(row, action):
     vec = cardenvs.make_vector(ENV_ID, num_envs=3, seed=0)
     _, mask, _ = vec.reset()

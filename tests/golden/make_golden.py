@@ -29,6 +29,11 @@ CASES = {
         ({"au_cent_end": "end_of_deal", "reward": "score"}, 1),
         ({"episode": "deal", "carte_blanche_auto": False}, 2),
     ],
+    "auction_piquet-v0": [
+        ({}, 0),
+        ({"reward": "score", "minus_combinations": "none"}, 1),
+        ({"auction_sentence_reading": "no_exchange", "allow_sinking": True, "episode": "deal"}, 2),
+    ],
     "esel-v0": [
         ({}, 0),
         ({"num_players": 2}, 1),

@@ -6,7 +6,7 @@ from ...core.render import bold, card_text, mask_text
 from . import rules as R
 
 _CATEGORY = ("point", "sequence", "sets")
-_TITLE = {"AuCentConfig": "Piquet au cent"}
+_TITLE = {"AuCentConfig": "Piquet au cent", "AuctionConfig": "Auction Piquet"}
 _TOTALS = {"AuCentConfig": "game"}
 
 
@@ -50,6 +50,12 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
                 decl.append(f"{name}: equal")
         if decl:
             lines.append("  declared: " + "; ".join(decl))
+    if f("bid") >= 0:
+        dbl = ("", " doubled", " redoubled")[int(f("doubled"))]
+        lines.append(
+            f"  contract: {R.ACTION_NAMES[R.ACTION_BID + int(f('bid'))][4:]}{dbl} "
+            f"by player_{int(f('bidder'))}"
+        )
     if f("trick_card") >= 0:
         lines.append(
             f"  trick: player_{int(f('trick_leader'))} led {card_text(int(f('trick_card')), color)}"

@@ -168,13 +168,21 @@ ACTION_DECLARE = 69
 ACTION_SINK = 70
 ACTION_ANSWER = 71
 ACTION_CONCEDE = 72
-NUM_ACTIONS = 73
+ACTION_PASS = 73
+ACTION_BID = 74  # 74..85: bid 7+, 7-, 8+, 8-, ..., 12+, 12-
+ACTION_DOUBLE = 86
+ACTION_REDOUBLE = 87
+NUM_ACTIONS = 88
+NUM_BIDS = 12
 NUM_OTHER_ACTIONS = NUM_ACTIONS - ACTION_STOP
 ACTION_NAMES = tuple(
     [f"discard {format_card(c)}" for c in DECK.cards.tolist()]
     + [f"play {format_card(c)}" for c in DECK.cards.tolist()]
     + ["stop", "look", "dont_look", "claim", "dont_claim"]
     + ["declare", "sink", "answer", "concede"]
+    + ["pass"]
+    + [f"bid {n}{sign}" for n in range(7, 13) for sign in "+-"]
+    + ["double", "redouble"]
 )
 
 # --- phases ------------------------------------------------------------------------------------
@@ -184,7 +192,8 @@ PHASE_LOOK = 2
 PHASE_PLAY = 3
 PHASE_OVER = 4
 PHASE_DECLARE = 5
-PHASE_NAMES = ("claim", "exchange", "look", "play", "over", "declare")
+PHASE_BID = 6
+PHASE_NAMES = ("claim", "exchange", "look", "play", "over", "declare", "bid")
 
 # --- scoring constants (spec 2.5, 2.6, 2.8) ----------------------------------------------------
 CARTE_BLANCHE = 10
@@ -251,7 +260,9 @@ class KernelOptions(GameConfig):
     )
     # --- options added with the variants (issue 6); kernel order continues here ------------------
     game: str = option(
-        "partie", ("partie", "au_cent"), doc="the scoring frame: Rubicon partie or au cent (3.1)"
+        "partie",
+        ("partie", "au_cent", "auction"),
+        doc="the scoring frame: Rubicon partie, au cent (3.1) or Auction Piquet (3.2)",
     )
     elder_calls_in_full: bool = option(
         False,
@@ -278,6 +289,62 @@ class KernelOptions(GameConfig):
         False,
         doc="declarations are choices (A3, 6.1 v2): elder declares or sinks each category, "
         "younger answers truthfully or concedes, and declares what elder sank",
+    )
+    auction_sentence_reading: str = option(
+        "no_sinking",
+        ("no_sinking", "no_carte_blanche", "no_opening_pass", "no_exchange"),
+        doc="auction: what 'die Spieler können nicht klappen' forbids (3.2 item 1): sinking, "
+        "carte blanche, passing at one's first turn, or the exchange",
+    )
+    first_bidder: str = option(
+        "elder", ("elder", "younger"), doc="auction: who speaks first (3.2 item 2, a guess)"
+    )
+    bidding: str = option(
+        "after_exchange",
+        ("after_exchange", "before_exchange"),
+        doc="auction: bidding after the exchange (before the declarations) or before it (3.2)",
+    )
+    minus_outranks_plus_at_equal_level: bool = option(
+        True, doc="auction: at an equal number, a minus bid outranks a plus bid (3.2 item 6)"
+    )
+    pique_plus: int = option(
+        29, low=1, high=100, doc="auction: pique threshold in a plus contract (3.2 item 8)"
+    )
+    pique_minus: int = option(
+        21, low=1, high=100, doc="auction: pique threshold in a minus contract (3.2 item 8)"
+    )
+    repique_plus: int = option(
+        30, low=1, high=100, doc="auction: repique threshold in a plus contract (3.2 item 8)"
+    )
+    repique_minus: int = option(
+        21, low=1, high=100, doc="auction: repique threshold in a minus contract (3.2 item 8)"
+    )
+    auction_last_trick_extra: bool = option(
+        False, doc="auction: the last trick scores 1 extra (3.2 item 9)"
+    )
+    auction_make_bonus: int = option(
+        0,
+        low=0,
+        high=100,
+        doc="auction: points for making the contract, before any doubling (3.2 item 10)",
+    )
+    double_factor: int = option(
+        2, low=1, high=16, doc="auction: multiplier of a doubled contract's score (3.2 item 7)"
+    )
+    redouble_factor: int = option(
+        4, low=1, high=64, doc="auction: multiplier of a redoubled contract's score (item 11)"
+    )
+    minus_combinations: str = option(
+        "score",
+        ("score", "none"),
+        doc="auction: in a minus contract combinations are declared as usual, or not at all "
+        "(3.2 item 13)",
+    )
+    max_redeals: int = option(
+        10,
+        low=0,
+        high=50,
+        doc="auction: redeals (both passed) allowed in a partie; then the second speaker must bid",
     )
 
 
@@ -396,6 +463,57 @@ class AuCentConfig(TwoHandedConfig):
             self._bad("double_below", f"an integer in 0..target ({self.target})")
 
 
+@dataclasses.dataclass(frozen=True)
+class AuctionConfig(TwoHandedConfig):
+    """Auction Piquet (``auction_piquet-v0``) rule options (spec 3.2). See
+    ``cardenvs.games.auction_piquet``."""
+
+    first_exchanger: str = _opt("first_exchanger")
+    set_ranks: str = _opt("set_ranks")
+    younger_min_exchange: int = _opt("younger_min_exchange")
+    point_ending_in_4_minus_one: bool = _opt("point_ending_in_4_minus_one")
+    partie: str = _opt("partie")
+    rubicon: int = _opt("rubicon", 150, doc="Rubicon threshold and game bonus (3.2 item 12)")
+    carte_blanche_auto: bool = _opt("carte_blanche_auto")
+    allow_sinking: bool = _opt("allow_sinking")
+    auction_sentence_reading: str = _opt("auction_sentence_reading")
+    first_bidder: str = _opt("first_bidder")
+    bidding: str = _opt("bidding")
+    minus_outranks_plus_at_equal_level: bool = _opt("minus_outranks_plus_at_equal_level")
+    pique_plus: int = _opt("pique_plus")
+    pique_minus: int = _opt("pique_minus")
+    repique_plus: int = _opt("repique_plus")
+    repique_minus: int = _opt("repique_minus")
+    auction_last_trick_extra: bool = _opt("auction_last_trick_extra")
+    auction_make_bonus: int = _opt("auction_make_bonus")
+    double_factor: int = _opt("double_factor")
+    redouble_factor: int = _opt("redouble_factor")
+    minus_combinations: str = _opt("minus_combinations")
+    max_redeals: int = _opt("max_redeals")
+
+    FIXED = {"game": "auction"}
+
+    def __post_init__(self):
+        super().__post_init__()
+        reading = self.auction_sentence_reading
+        if self.allow_sinking and reading == "no_sinking":
+            self._bad(
+                "allow_sinking",
+                "False while auction_sentence_reading is 'no_sinking' (the default reading: "
+                "everything held must be declared); choose another reading to allow it",
+            )
+        if not self.carte_blanche_auto and reading == "no_carte_blanche":
+            self._bad(
+                "carte_blanche_auto",
+                "True while auction_sentence_reading is 'no_carte_blanche' (there is none)",
+            )
+        if self.bidding == "before_exchange" and reading == "no_exchange":
+            self._bad(
+                "bidding",
+                "'after_exchange' while auction_sentence_reading is 'no_exchange' (no exchange)",
+            )
+
+
 C_EPISODE = Config.index("episode")
 C_REWARD = Config.index("reward")
 C_FIRST_EXCHANGER = Config.index("first_exchanger")
@@ -415,6 +533,22 @@ C_AU_CENT_END = Config.index("au_cent_end")
 C_DOUBLE_BELOW = Config.index("double_below")
 C_MAX_DEALS = Config.index("max_deals")
 C_SINKING = Config.index("allow_sinking")
+C_READING = Config.index("auction_sentence_reading")
+C_FIRST_BIDDER = Config.index("first_bidder")
+C_BIDDING = Config.index("bidding")
+C_MINUS_OUTRANKS = Config.index("minus_outranks_plus_at_equal_level")
+C_PIQUE_PLUS = Config.index("pique_plus")
+C_PIQUE_MINUS = Config.index("pique_minus")
+C_REPIQUE_PLUS = Config.index("repique_plus")
+C_REPIQUE_MINUS = Config.index("repique_minus")
+C_LAST_EXTRA = Config.index("auction_last_trick_extra")
+C_MAKE_BONUS = Config.index("auction_make_bonus")
+C_DOUBLE = Config.index("double_factor")
+C_REDOUBLE = Config.index("redouble_factor")
+C_MINUS_COMB = Config.index("minus_combinations")
+C_MAX_REDEALS = Config.index("max_redeals")
+GAME_AUCTION = 2
+READ_NO_SINKING, READ_NO_CB, READ_NO_OPENING_PASS, READ_NO_EXCHANGE = 0, 1, 2, 3
 GAME_PARTIE, GAME_AU_CENT = 0, 1
 
 
@@ -459,6 +593,12 @@ STATE_FIELDS = (
     ("void", "f", 2, "suits each seat is known to lack (bit per suit): it failed to follow"),
     ("decl_stage", "f", 1, "sinking: next declaration decision, 2 * category + (younger)"),
     ("decl_call", "f", 3, "per category: CALL_* (how it was called)"),
+    ("redeals", "f", 1, "auction: redeals this episode (both passed); deal_no counts them"),
+    ("bid", "f", 1, "auction: the highest bid so far, 0..11 (7+, 7-, ..., 12-), -1 none"),
+    ("bidder", "f", 1, "auction: the seat that made it, -1 none"),
+    ("doubled", "f", 1, "auction: 0, 1 doubled, 2 redoubled"),
+    ("bid_acts", "f", 1, "auction: bidding actions taken this deal"),
+    ("last_contract", "f", 3, "auction: the last finished deal's bid, bidder, doubled (-1 redeal)"),
 )
 
 LAYOUT = StateLayout(NAME, STATE_FIELDS)
@@ -486,6 +626,9 @@ F_TRICKS, F_DECL_WIN, F_CALLS, F_BONUS, F_WINNER = (
 )
 F_VOID = LAYOUT.offset("void")
 F_DECL_STAGE, F_DECL_CALL = LAYOUT.offset("decl_stage"), LAYOUT.offset("decl_call")
+F_REDEALS, F_BID, F_BIDDER, F_DOUBLED, F_BID_ACTS, F_LAST_CONTRACT = (
+    LAYOUT.offset(k) for k in ("redeals", "bid", "bidder", "doubled", "bid_acts", "last_contract")
+)
 
 State = PackedState
 
@@ -551,6 +694,11 @@ OBS_LAYOUT = (
         "declared after elder's silence / younger silent after it (a concession looks like "
         "'good')",
     ),
+    ObsField("contract", NUM_BIDS, 1.0, "auction: the highest bid so far, 7+, 7-, ..., 12-"),
+    ObsField("contract_by", 2, 1.0, "auction: it is own / the opponent's"),
+    ObsField("contract_doubled", 2, 1.0, "auction: doubled / redoubled"),
+    ObsField("auction_passed", 2, 1.0, "auction: own / opponent passed before any bid"),
+    ObsField("redeals", 1, 5.0, "auction: redeals this partie, / 10"),
 )
 _OFF = layout_offsets(OBS_LAYOUT)
 O_HAND = _OFF["hand"]
@@ -579,6 +727,8 @@ O_TOTAL = _OFF["total"]
 O_DEALNO = _OFF["deal_no"]
 O_DOUBLE = _OFF["deal_double"]
 O_DECL_CALLS = _OFF["decl_calls"]
+O_CONTRACT, O_CONTRACT_BY = _OFF["contract"], _OFF["contract_by"]
+O_DOUBLED, O_PASSED, O_REDEALS = _OFF["contract_doubled"], _OFF["auction_passed"], _OFF["redeals"]
 OBS_DIM = sum(f.size for f in OBS_LAYOUT)
 
 ACTION_TABLE = """| ids | name | when |
@@ -594,7 +744,14 @@ ACTION_TABLE = """| ids | name | when |
 silence, calls his (only with a combination to call) |
 | 70 | ``sink`` | sinking: say nothing in the category |
 | 71 | ``answer`` | sinking: younger answers elder's call truthfully (good / not good / equal) |
-| 72 | ``concede`` | sinking: younger says "good" whatever he holds, forfeiting the category |"""
+| 72 | ``concede`` | sinking: younger says "good" whatever he holds, forfeiting the category |
+| 73 | ``pass`` | auction: no (higher) bid; after a bid it ends the auction, after a double it \
+accepts it |
+| 74–85 | ``bid 7+``, ``bid 7-``, …, ``bid 12-`` | auction: take at least N tricks (+) or at \
+most 12 − N (−); above the current bid |
+| 86 | ``double`` | auction: the opponent's bid stands doubled (ends the bidding but for a \
+redouble) |
+| 87 | ``redouble`` | auction: the doubled bidder redoubles (ends the auction) |"""
 
 
 def spec_doc(doc: str, config_cls) -> str:
@@ -752,7 +909,7 @@ def _score_hand(s, b, cfg, seat, pts):
         s.f[b, F_BONUS + 0] == 0
         and s.f[b, F_BONUS + 1] == 0
         and s.v[b, V_DEAL_SCORE + 1 - seat] == 0
-        and s.v[b, V_DEAL_SCORE + seat] >= PIQUE_AT
+        and s.v[b, V_DEAL_SCORE + seat] >= _threshold(s, b, cfg, True)
     ):
         s.v[b, V_DEAL_SCORE + seat] += REPIQUE_BONUS
         s.f[b, F_BONUS + seat] = BONUS_REPIQUE
@@ -766,11 +923,22 @@ def _elder_pique(s, b, cfg, elder, extra):
         s.f[b, F_BONUS + 0] == 0
         and s.f[b, F_BONUS + 1] == 0
         and s.v[b, V_DEAL_SCORE + 1 - elder] == 0
-        and s.v[b, V_DEAL_SCORE + elder] + extra >= PIQUE_AT
+        and s.v[b, V_DEAL_SCORE + elder] + extra >= _threshold(s, b, cfg, False)
     ):
         s.v[b, V_DEAL_SCORE + elder] += PIQUE_BONUS
         s.f[b, F_BONUS + elder] = BONUS_PIQUE
         _check_target(s, b, cfg, elder)
+
+
+@njit(cache=True, inline="always")
+def _threshold(s, b, cfg, repique):
+    """30 (2.6); in Auction Piquet by the contract: plus 29 / 30, minus 21 / 21 (3.2 item 8)."""
+    if cfg[C_GAME] != GAME_AUCTION:
+        return PIQUE_AT
+    minus = s.f[b, F_BID] >= 0 and s.f[b, F_BID] % 2 == 1
+    if repique:
+        return cfg[C_REPIQUE_MINUS] if minus else cfg[C_REPIQUE_PLUS]
+    return cfg[C_PIQUE_MINUS] if minus else cfg[C_PIQUE_PLUS]
 
 
 @njit(cache=True)
@@ -929,6 +1097,8 @@ def _deal(s, b, cfg, dealer):
         # a carte blanche is claimed at once (auto), or every seat decides in turn so that the
         # turn order reveals nothing: only a holder may claim (A10)
         s.f[b, F_CB_CLAIM + seat] = s.f[b, F_CB + seat] if cfg[C_CB_AUTO] else -1
+        if cfg[C_GAME] == GAME_AUCTION and cfg[C_READING] == READ_NO_CB:
+            s.f[b, F_CB_CLAIM + seat] = 0  # this reading of 3.2 item 1: no carte blanche
         s.m[b, M_DISCARDS + seat] = 0
         s.m[b, M_SEEN + seat] = 0
         s.m[b, M_SHOWN + seat] = 0
@@ -945,6 +1115,10 @@ def _deal(s, b, cfg, dealer):
         s.f[b, F_DECL_WIN + c] = OUTCOME_PENDING
         s.f[b, F_DECL_CALL + c] = CALL_OPEN if cfg[C_SINKING] else CALL_AUTO
     s.f[b, F_DECL_STAGE] = 0
+    s.f[b, F_BID] = -1
+    s.f[b, F_BIDDER] = -1
+    s.f[b, F_DOUBLED] = 0
+    s.f[b, F_BID_ACTS] = 0
     for i in range(6):
         s.f[b, F_CALLS + i] = 0
     s.f[b, F_EXCH] = 0
@@ -967,6 +1141,9 @@ def _next_claim(s, b, cfg):
             s.f[b, F_PHASE] = PHASE_CLAIM
             s.f[b, F_CURRENT] = seat
             return
+    if cfg[C_GAME] == GAME_AUCTION and (cfg[C_BIDDING] == 1 or cfg[C_READING] == READ_NO_EXCHANGE):
+        _start_bidding(s, b, cfg)
+        return
     s.f[b, F_PHASE] = PHASE_EXCHANGE
     s.f[b, F_CURRENT] = _exchanger(s, b, cfg, 0)
 
@@ -1005,6 +1182,9 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     s.m[b, M_KEY] = key
     s.m[b, M_EPISODE] = episode
     s.f[b, F_DEAL_NO] = 0
+    s.f[b, F_REDEALS] = 0
+    for i in range(3):
+        s.f[b, F_LAST_CONTRACT + i] = -1
     for seat in range(2):
         s.v[b, V_TOTAL + seat] = 0
         s.v[b, V_LAST_POINTS + seat] = 0
@@ -1062,7 +1242,27 @@ def _leftovers(s, b):
 
 @njit(cache=True)
 def _after_exchange(s, b, cfg):
+    """After the exchange: the bidding (Auction Piquet, by default), else the declarations."""
+    if cfg[C_GAME] == GAME_AUCTION and cfg[C_BIDDING] == 0 and s.f[b, F_BIDDER] < 0:
+        _start_bidding(s, b, cfg)
+        return
+    _start_declarations(s, b, cfg)
+
+
+@njit(cache=True)
+def _start_declarations(s, b, cfg):
     """The declarations: mechanical (then play), or elder's first choice (sinking)."""
+    if (
+        cfg[C_GAME] == GAME_AUCTION
+        and cfg[C_MINUS_COMB] == 1
+        and s.f[b, F_BID] >= 0
+        and s.f[b, F_BID] % 2 == 1
+    ):
+        # a minus contract without combinations (3.2 item 13, option): nothing is declared
+        for c in range(3):
+            s.f[b, F_DECL_CALL + c] = CALL_SILENT
+        _start_play(s, b, cfg)
+        return
     if cfg[C_SINKING]:
         _declare_cb(s, b, cfg)
         if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached
@@ -1072,6 +1272,80 @@ def _after_exchange(s, b, cfg):
         s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]
         return
     _start_play(s, b, cfg)
+
+
+@njit(cache=True)
+def _start_bidding(s, b, cfg):
+    s.f[b, F_PHASE] = PHASE_BID
+    elder = 1 - s.f[b, F_DEALER]
+    s.f[b, F_CURRENT] = elder if cfg[C_FIRST_BIDDER] == 0 else 1 - elder
+
+
+@njit(cache=True, inline="always")
+def _bid_rank(cfg, k):
+    """Rank of bid ``k`` (0..11 = 7+, 7-, ..., 12-): by number, then minus over plus by default
+    (3.2 item 6); -1 for no bid."""
+    if k < 0:
+        return -1
+    minus = k % 2
+    return (k // 2) * 2 + (minus if cfg[C_MINUS_OUTRANKS] else 1 - minus)
+
+
+@njit(cache=True)
+def _bid(s, b, cfg, a):
+    """One bidding action (3.2 items 2-7): a pass before any bid hands over (both passing is a
+    redeal), a pass after a bid ends the auction, a double leaves the bidder to redouble or
+    pass."""
+    seat = s.f[b, F_CURRENT]
+    s.f[b, F_BID_ACTS] += 1
+    if a == ACTION_PASS:
+        if s.f[b, F_BID] < 0:
+            if s.f[b, F_BID_ACTS] == 1:
+                s.f[b, F_CURRENT] = 1 - seat
+            else:
+                _redeal(s, b, cfg)
+            return
+        _end_auction(s, b, cfg)
+    elif a == ACTION_DOUBLE:
+        s.f[b, F_DOUBLED] = 1
+        s.f[b, F_CURRENT] = s.f[b, F_BIDDER]
+    elif a == ACTION_REDOUBLE:
+        s.f[b, F_DOUBLED] = 2
+        _end_auction(s, b, cfg)
+    else:
+        s.f[b, F_BID] = a - ACTION_BID
+        s.f[b, F_BIDDER] = seat
+        s.f[b, F_CURRENT] = 1 - seat
+
+
+@njit(cache=True)
+def _end_auction(s, b, cfg):
+    if cfg[C_READING] == READ_NO_EXCHANGE:
+        # no exchange under this reading: a carte blanche is shown now, then the declarations
+        s.f[b, F_EXCH] = 2
+        for seat in range(2):
+            if s.f[b, F_CB_CLAIM + seat] == 1:
+                s.m[b, M_CB_SHOWN + seat] = s.m[b, M_DEALT + seat]
+        _start_declarations(s, b, cfg)
+    elif cfg[C_BIDDING] == 1:
+        s.f[b, F_PHASE] = PHASE_EXCHANGE
+        s.f[b, F_CURRENT] = _exchanger(s, b, cfg, 0)
+    else:
+        _start_declarations(s, b, cfg)
+
+
+@njit(cache=True)
+def _redeal(s, b, cfg):
+    """Both passed: the same dealer shuffles and deals again (3.2 item 3). The redeal is a deal
+    of the episode (its own record entry, 0 points) but not of the partie."""
+    s.f[b, F_REDEALS] += 1
+    for seat in range(2):
+        s.v[b, V_LAST_POINTS + seat] = 0
+    for i in range(3):
+        s.f[b, F_LAST_CONTRACT + i] = -1
+    s.f[b, F_DEAL_NO] += 1
+    _shuffled_deck(s, b)
+    _deal(s, b, cfg, s.f[b, F_DEALER])
 
 
 @njit(cache=True)
@@ -1138,7 +1412,7 @@ def _play(s, b, cfg, card):
             s.m[b, M_SEEN + 1] |= left
         s.f[b, F_TRICK_CARD] = card
         s.f[b, F_TRICK_LEADER] = seat
-        if _counts_in_play(cfg, card) and not cfg[C_TEN_FOR_LAST]:
+        if _counts_in_play(cfg, card) and not cfg[C_TEN_FOR_LAST] and cfg[C_GAME] != GAME_AUCTION:
             _score_play(s, b, cfg, seat, 1)
             if s.f[b, F_PHASE] == PHASE_OVER:
                 return
@@ -1151,8 +1425,10 @@ def _play(s, b, cfg, card):
     # the higher card of the led suit wins (2.7)
     winner = seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
     ten_for_last = cfg[C_TEN_FOR_LAST] == 1
-    if ten_for_last:
-        _score_play(s, b, cfg, winner, 1)  # "10 for last": a flat point per trick won
+    auction = cfg[C_GAME] == GAME_AUCTION
+    if ten_for_last or auction:
+        # "10 for last" and Auction Piquet (3.2 item 9): a flat point per trick won
+        _score_play(s, b, cfg, winner, 1)
     elif winner != leader and _counts_in_play(cfg, card):
         _score_play(s, b, cfg, winner, 1)  # capturing the opponent's lead
     s.f[b, F_TRICKS + winner] += 1
@@ -1161,6 +1437,7 @@ def _play(s, b, cfg, card):
     if (
         cfg[C_CARDS_PIQUE]
         and not ten_for_last
+        and not auction
         and winner == elder
         and s.f[b, F_TRICKS + elder] == 7
     ):
@@ -1169,7 +1446,10 @@ def _play(s, b, cfg, card):
     if s.f[b, F_PHASE] == PHASE_OVER:
         return
     if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == HAND:
-        _score_play(s, b, cfg, winner, CARDS_BONUS if ten_for_last else 1)  # the last trick
+        if auction:
+            _score_play(s, b, cfg, winner, cfg[C_LAST_EXTRA])  # no extra by default (item 9)
+        else:
+            _score_play(s, b, cfg, winner, CARDS_BONUS if ten_for_last else 1)  # the last trick
         if s.f[b, F_PHASE] == PHASE_OVER:
             return
         _end_deal(s, b, cfg)
@@ -1179,16 +1459,20 @@ def _play(s, b, cfg, card):
 
 @njit(cache=True)
 def _end_deal(s, b, cfg):
-    """The cards / capot, partie totals, then the next deal or the end (2.8, 2.10, 3.1)."""
-    for seat in range(2):
-        if s.f[b, F_TRICKS + seat] == HAND:
-            _score_end(s, b, cfg, seat, CAPOT_BONUS)
-        elif s.f[b, F_TRICKS + seat] >= 7 and not cfg[C_TEN_FOR_LAST]:
-            _score_end(s, b, cfg, seat, CARDS_BONUS)
+    """The cards / capot (the contract in Auction Piquet), partie totals, then the next deal or
+    the end (2.8, 2.10, 3.1, 3.2)."""
+    if cfg[C_GAME] == GAME_AUCTION:
+        _score_contract(s, b, cfg)
+    else:
+        for seat in range(2):
+            if s.f[b, F_TRICKS + seat] == HAND:
+                _score_end(s, b, cfg, seat, CAPOT_BONUS)
+            elif s.f[b, F_TRICKS + seat] >= 7 and not cfg[C_TEN_FOR_LAST]:
+                _score_end(s, b, cfg, seat, CARDS_BONUS)
     if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached with the cards
         return
-    n = s.f[b, F_DEAL_NO]
-    weight = 2 if (cfg[C_GAME] == GAME_PARTIE and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
+    n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS]  # redeals are not deals of the partie
+    weight = 2 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
     _add_deal_to_totals(s, b, weight)
     played = n + 1
     if cfg[C_EPISODE] == 1:
@@ -1206,9 +1490,39 @@ def _end_deal(s, b, cfg):
         if played >= regular and (a != c or played >= regular + 2):
             _finish(s, b, cfg)
             return
-    s.f[b, F_DEAL_NO] = played
+    s.f[b, F_DEAL_NO] += 1
     _shuffled_deck(s, b)
     _deal(s, b, cfg, 1 - s.f[b, F_DEALER])
+
+
+@njit(cache=True)
+def _score_contract(s, b, cfg):
+    """Auction Piquet (3.2 items 10, 11): the declarer scores 10 per trick beyond a plus
+    contract (short of a minus contract's limit), plus ``auction_make_bonus``; if it fails the
+    opponent scores 10 per missing (excess) trick; doubled / redoubled multiply. The cards and
+    capot do not score."""
+    k = s.f[b, F_BID]
+    decl = s.f[b, F_BIDDER]
+    s.f[b, F_LAST_CONTRACT + 0] = k
+    s.f[b, F_LAST_CONTRACT + 1] = decl
+    s.f[b, F_LAST_CONTRACT + 2] = s.f[b, F_DOUBLED]
+    if k < 0:
+        return
+    n = k // 2 + 7
+    won = np.int64(s.f[b, F_TRICKS + decl])
+    mult = 1
+    if s.f[b, F_DOUBLED] == 1:
+        mult = cfg[C_DOUBLE]
+    elif s.f[b, F_DOUBLED] == 2:
+        mult = cfg[C_REDOUBLE]
+    if k % 2 == 0:
+        margin = won - n  # plus: at least n tricks
+    else:
+        margin = (HAND - n) - won  # minus: at most 12 - n tricks
+    if margin >= 0:
+        _score_end(s, b, cfg, decl, (10 * margin + cfg[C_MAKE_BONUS]) * mult)
+    else:
+        _score_end(s, b, cfg, 1 - decl, -10 * margin * mult)
 
 
 @njit(cache=True)
@@ -1281,6 +1595,32 @@ BIT_DECLARE = 1 << (ACTION_DECLARE - ACTION_STOP)
 BIT_SINK = 1 << (ACTION_SINK - ACTION_STOP)
 BIT_ANSWER = 1 << (ACTION_ANSWER - ACTION_STOP)
 BIT_CONCEDE = 1 << (ACTION_CONCEDE - ACTION_STOP)
+BIT_PASS = 1 << (ACTION_PASS - ACTION_STOP)
+BIT_DOUBLE = 1 << (ACTION_DOUBLE - ACTION_STOP)
+BIT_REDOUBLE = 1 << (ACTION_REDOUBLE - ACTION_STOP)
+
+
+@njit(cache=True)
+def _bid_bits(s, b, cfg, seat):
+    """Legal bidding actions (as bits from ``ACTION_STOP``), spec 3.2 items 2-7."""
+    if s.f[b, F_DOUBLED] == 1:
+        return BIT_PASS | BIT_REDOUBLE  # the doubled bidder
+    bits = 0
+    first_turn = s.f[b, F_BID_ACTS] == 0
+    second_after_pass = s.f[b, F_BID] < 0 and s.f[b, F_BID_ACTS] == 1
+    # one reading of "cannot klappen": the first speaker may not pass; and after max_redeals
+    # redeals the second may not pass after a pass (no endless redeals)
+    if not (first_turn and cfg[C_READING] == READ_NO_OPENING_PASS) and not (
+        second_after_pass and s.f[b, F_REDEALS] >= cfg[C_MAX_REDEALS]
+    ):
+        bits |= BIT_PASS
+    current = _bid_rank(cfg, s.f[b, F_BID])
+    for k in range(NUM_BIDS):
+        if _bid_rank(cfg, k) > current:
+            bits |= 1 << (ACTION_BID - ACTION_STOP + k)
+    if s.f[b, F_BID] >= 0 and s.f[b, F_BIDDER] != seat:
+        bits |= BIT_DOUBLE
+    return bits
 
 
 @njit(cache=True)
@@ -1306,6 +1646,8 @@ def _legal_sets(s, b, cfg):
         return 0, 0, 0b00110  # look, dont_look
     if ph == PHASE_CLAIM:
         return 0, 0, 0b11000 if s.f[b, F_CB + seat] else 0b10000  # claim only with one
+    if ph == PHASE_BID:
+        return 0, 0, _bid_bits(s, b, cfg, seat)
     if ph == PHASE_DECLARE:
         c = s.f[b, F_DECL_STAGE] // 2
         if s.f[b, F_DECL_STAGE] % 2 == 1 and s.f[b, F_DECL_CALL + c] == CALL_ELDER:
@@ -1369,6 +1711,8 @@ def _apply(s, b, cfg, a):
         _after_exchange(s, b, cfg)
     elif ph == PHASE_DECLARE:
         _decide(s, b, cfg, a)
+    elif ph == PHASE_BID:
+        _bid(s, b, cfg, a)
     else:
         _play(s, b, cfg, gid(a - ACTION_PLAY))
 
@@ -1437,9 +1781,21 @@ def _observe(s, b, cfg, seat, out):
     out[O_DSCORE + 1] = s.v[b, V_DEAL_SCORE + opp] / 100.0
     out[O_TOTAL] = s.v[b, V_TOTAL + seat] / 100.0
     out[O_TOTAL + 1] = s.v[b, V_TOTAL + opp] / 100.0
-    out[O_DEALNO + min(s.f[b, F_DEAL_NO], MAX_DEALS - 1)] = 1.0
-    n = s.f[b, F_DEAL_NO]
-    out[O_DOUBLE] = 1.0 if (cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 0.0
+    n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS]
+    out[O_DEALNO + min(n, MAX_DEALS - 1)] = 1.0
+    k = s.f[b, F_BID]
+    if k >= 0:
+        out[O_CONTRACT + k] = 1.0
+        out[O_CONTRACT_BY + (0 if s.f[b, F_BIDDER] == seat else 1)] = 1.0
+    if s.f[b, F_DOUBLED] > 0:
+        out[O_DOUBLED + s.f[b, F_DOUBLED] - 1] = 1.0
+    if k < 0 and s.f[b, F_BID_ACTS] == 1 and s.f[b, F_PHASE] == PHASE_BID:
+        # the first speaker passed; the one to act now is the other
+        out[O_PASSED + (1 if s.f[b, F_CURRENT] == seat else 0)] = 1.0
+    out[O_REDEALS] = s.f[b, F_REDEALS] / 10.0
+    out[O_DOUBLE] = (
+        1.0 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 0.0
+    )
 
 
 # --- batched kernels (the only entry points the front ends call) -------------------------------
@@ -1505,8 +1861,16 @@ def result(s: State, b: int, config: Config) -> dict:
         "winner": None if w < 0 else w,
         "points": int(s.v[b, V_RESULT_POINTS]),
         "totals": s.v[b, V_TOTAL : V_TOTAL + 2].tolist(),
-        "deals": int(s.f[b, F_DEAL_NO]) + 1,
-    }
+        "deals": int(s.f[b, F_DEAL_NO]) + 1 - int(s.f[b, F_REDEALS]),
+    } | ({"redeals": int(s.f[b, F_REDEALS])} if config.to_array()[C_GAME] == GAME_AUCTION else {})
+
+
+def auction_deal_extras(s: State, b: int, config) -> dict:
+    """Auction Piquet: the finished deal's contract (``None`` for a redeal)."""
+    k, decl, dbl = (int(x) for x in s.f[b, F_LAST_CONTRACT : F_LAST_CONTRACT + 3])
+    if k < 0:
+        return {"contract": None}
+    return {"contract": ACTION_NAMES[ACTION_BID + k][4:], "declarer": decl, "doubled": dbl}
 
 
 def deck_strings(s: State, b: int) -> list[str]:
@@ -1522,7 +1886,7 @@ _FACES = sum(0x70 << (suit * 13 + 5) for suit in range(4))  # J, Q, K (carte bla
 # what the declarations made public: (state array, offset, size)
 _DECL_PUBLIC = (("f", F_DECL_WIN, 3), ("f", F_CALLS, 6), ("v", V_DECL_PTS, 6), ("m", M_SHOWN, 2))
 # what the declarations depend on besides the hands (copied to the checking state)
-_DECL_CONTEXT = ("dealer", "cb_claim", "decl_call", "total")
+_DECL_CONTEXT = ("dealer", "cb_claim", "decl_call", "total", "bid")
 
 
 def _mask_of(cards) -> int:
@@ -1726,7 +2090,12 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
         caps = [cap - (known_after & m).bit_count() for m in _SUIT_MASKS]
     claim = int(s.f[b, F_CB_CLAIM + opp])
     dealt_ok = _ALL_CARDS & ~_FACES if claim == 1 else _ALL_CARDS
-    needs_face = claim == 0 and config.carte_blanche_auto
+    cfg_all = config.to_array()
+    needs_face = (
+        claim == 0
+        and config.carte_blanche_auto
+        and not (cfg_all[C_GAME] == GAME_AUCTION and cfg_all[C_READING] == READ_NO_CB)
+    )
     if check_decl:
         cfg = config.to_array()
         t = new_state(1)

@@ -1,0 +1,120 @@
+"""Auction Piquet (``auction_piquet-v0``): two-handed Piquet with a contract auction.
+
+Specification: ``shared/rules/piquet.md`` section 3.2 (the seed's "Picket gegen den
+Menschenhandel", a garbled machine translation; almost every rule is reconstructed and each
+reconstruction is an option). The rules are those of ``piquet-v0``
+(``cardenvs.games.piquet.rules``, the same kernels; nothing is copied) except:
+
+- **Bidding** (items 2-7), after the exchange and before the declarations by default
+  (``bidding``): the first speaker (``first_bidder``, elder) ``pass``es or bids; then the players
+  alternate. A bid ``bid N+`` undertakes to win at least N tricks, ``bid N-`` at most 12 − N,
+  N = 7..12; each bid must outrank the last (by N, then minus above plus at an equal N,
+  ``minus_outranks_plus_at_equal_level``). Facing a bid a player passes (the bid becomes the
+  contract), bids higher or ``double``s; the doubled bidder ``pass``es (accepts) or
+  ``redouble``s, which ends the auction. If both pass before any bid, the same dealer deals
+  again (item 3): a **redeal**.
+- **Tricks** (item 9): 1 point per trick won, whoever led; nothing for leading or capturing;
+  the last trick scores nothing extra (``auction_last_trick_extra``); no 10 for the cards, no
+  capot (item 10: replaced by the contract).
+- **Contract** (items 10, 11): the declarer scores 10 per trick beyond a plus contract (below a
+  minus contract's limit) plus ``auction_make_bonus`` (0); if it fails, the opponent scores 10 per
+  missing (excess) trick. Doubled ×``double_factor`` (2), redoubled ×``redouble_factor`` (4), the
+  whole contract score.
+- **Pique and repique** (item 8): thresholds by the contract: pique at 29 in a plus contract and
+  21 in a minus one, repique at 30 and 21 (``pique_plus`` ... ``repique_minus``); the bonuses stay
+  30 and 60; pique is still elder's only.
+- **Partie** (item 12): six deals (the tie-break and four-deal options of ``piquet-v0``), Rubicon
+  and game bonus 150.
+- Declarations and carte blanche as standard in plus and minus contracts (item 13;
+  ``minus_combinations="none"``: nothing is declared in a minus contract).
+
+"Die Spieler können nicht klappen" (item 1) is read, by default, as **no sinking**
+(``auction_sentence_reading="no_sinking"``: ``allow_sinking=True`` is rejected). The other
+readings: ``"no_carte_blanche"`` (no carte blanche exists), ``"no_opening_pass"`` (the first
+speaker must bid, so there is never a redeal), ``"no_exchange"`` (no discarding: the talon stays
+face down and nobody sees it); under them ``allow_sinking`` may be set.
+
+Choices where the spec is silent
+--------------------------------
+- A redeal keeps the dealer (the seed: "the dealer reshuffles and deals again"), is a deal of
+  the episode (``deal_no`` counts it; the record gets an entry with 0 points and
+  ``"contract": None``) but not of the partie (the ``deal_no`` observation block and the result's
+  ``deals`` count partie deals; the result adds ``redeals``). Its cards come from the row's
+  random stream (``options={"deck": ...}`` fixes only the first deal).
+- Bounded episodes: after ``max_redeals`` (10) redeals in a partie, the second speaker may not
+  pass after the first speaker's pass (a forced bid).
+- A double is possible only of the opponent's standing bid and ends the bidding, but for the
+  bidder's redouble (bridge-like overcalls of a doubled bid are not modelled).
+- Elder and younger keep their roles whoever declares (the spec's default): elder calls first
+  and leads.
+- A minus contract counts the declarer's tricks: made when he wins at most 12 − N.
+- The make bonus and the margin are both multiplied by a double or redouble.
+- Rewards: as ``piquet-v0`` (``"score"``: ± the Rubicon result with 150).
+
+Actions ({num_actions}), shared with every two-handed Piquet id
+------------------------------------------------------------
+{action_table}
+
+``options={"deck": [...]}`` lists the 32 cards of the first deal: elder's 12, younger's 12, then
+the talon from the top; ``options={"dealer": seat}`` fixes the first dealer.
+
+Observation (the ``piquet-v0`` layout; the auction blocks are at its end)
+-------------------------------------------------------------------------
+{obs_table}
+
+Config
+------
+{config_table}
+
+Version history
+---------------
+- v0: first release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...core.aec import CardAECEnv
+from ...core.vector import CardVectorEnv
+from ..piquet import rules as R
+from ..piquet.vector import GAME as _PIQUET
+
+__doc__ = R.spec_doc(__doc__, R.AuctionConfig)
+
+Config = R.AuctionConfig
+GAME = dataclasses.replace(
+    _PIQUET,
+    name="auction_piquet",
+    version=0,
+    config_cls=Config,
+    deal_extras=R.auction_deal_extras,
+)
+VECTOR_CLASS = "AuctionPiquetVectorEnv"
+
+
+class AuctionPiquetVectorEnv(CardVectorEnv):
+    """N games of Auction Piquet stepped at once (see ``cardenvs.core.vector``)."""
+
+    game = GAME
+
+
+class AuctionPiquetEnv(CardAECEnv):
+    """Auction Piquet as a PettingZoo AEC env (rules: ``games.piquet.rules``)."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "auction_piquet_v0",
+        "is_parallelizable": False,
+    }
+    vector_cls = AuctionPiquetVectorEnv
+
+
+def env(**kwargs) -> AuctionPiquetEnv:
+    """PettingZoo-style constructor (not wrapped: ``env.unwrapped is env``)."""
+    return AuctionPiquetEnv(**kwargs)
+
+
+raw_env = env
+
+__all__ = ["GAME", "AuctionPiquetEnv", "AuctionPiquetVectorEnv", "Config", "env", "raw_env"]
