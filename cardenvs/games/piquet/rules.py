@@ -131,6 +131,10 @@ Version history
   and the ``decl_calls`` block appended to the observation (its dimension grew; the earlier
   blocks keep their meaning); ``allow_sinking`` appears in a record only when True, so earlier
   records replay and compare unchanged. Au cent (``piquet_au_cent-v0``) shares these kernels.
+- v0 (issue 6, same id, default play unchanged): actions 73-87 (``pass``, ``bid 7+`` ..
+  ``bid 12-``, ``double``, ``redouble``) appended for ``auction_piquet-v0``, always masked off
+  here; phase ``bid`` and the auction blocks (``contract`` .. ``redeals``, always zero here)
+  appended to the observation.
 """
 
 from __future__ import annotations
