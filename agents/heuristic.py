@@ -7,7 +7,11 @@ at random. The rules each one follows are in its docstring.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from cardenvs.games.esel import rules as esel
 
 from .base import ScoredAgent
 
@@ -17,6 +21,48 @@ _R36 = np.tile(np.arange(9), 4)  # natural rank index 0..8
 _GAME_ORDER = np.array([0, 1, 2, 3, 7, 4, 5, 6, 8])  # 6 7 8 9 J Q K 10 A -> game order rank
 _ORDER36 = np.tile(_GAME_ORDER, 4)
 _SUIT36 = np.repeat(np.arange(4), 9)
+# Esel (rules 4.2): _ESEL_BEAT36[x, y], card x placed on card y of its suit: 1 = kills, 2 = beats
+# only an unkilled led card or one-lower chain, 0 = does not beat (another suit: 0)
+_SAME_SUIT36 = _SUIT36[:, None] == _SUIT36[None, :]
+_ESEL_BEAT36 = np.where(_SAME_SUIT36, esel.BEAT[_ORDER36[:, None], _ORDER36[None, :]], 0)
+# by the natural rank (6 7 8 9 10 J Q K A) of two cards x, y of one suit: x beats y when y is
+# led (_ESEL_BEAT >= 1), x ranks above y (for trumps)
+_ESEL_ON_LED9 = (
+    np.concatenate(
+        [
+            esel.BEAT[_GAME_ORDER[:, None], _GAME_ORDER[None, :]] >= 1,
+            _GAME_ORDER[:, None] > _GAME_ORDER,
+        ],
+        axis=1,
+    )
+    * 1.0
+)
+# _NONE_OF[u, k, h]: the chance that h cards drawn from u hold none of k given ones
+_NONE_OF = np.array(
+    [
+        [
+            [math.comb(u - k, h) / math.comb(u, h) if k <= u and h <= u else 0.0 for h in range(13)]
+            for k in range(37)
+        ]
+        for u in range(37)
+    ]
+)
+
+
+def _esel_takers(weight: np.ndarray, trumps: np.ndarray) -> np.ndarray:
+    """Esel: for each card y, the total ``weight (N, 36)`` of the cards x that would take it
+    when it is led: x beats y in its suit, or x is of y's rank, or x is a trump of another suit
+    ranked above y (``trumps (N, 4)``: the suits that are some opponent's own trump)."""
+    n = weight.shape[0]
+    by_suit = weight.reshape(n, 4, 9)
+    on = (by_suit.reshape(4 * n, 9) @ _ESEL_ON_LED9).reshape(n, 4, 2, 9)
+    same_suit = on[:, :, 0].reshape(n, 36)
+    same_rank = by_suit.sum(1)[:, _R36] - weight
+    above = on[:, :, 1]  # (N, suit t, rank y): weight of suit t ranked above y
+    trump = (trumps[:, :, None] * above).sum(1)[:, _R36] - (trumps[:, :, None] * above).reshape(
+        n, 36
+    )
+    return same_suit + same_rank + trump
 
 
 def _suit_counts(hand: np.ndarray, suit_of: np.ndarray, n_suits: int = 4) -> np.ndarray:
@@ -56,30 +102,123 @@ class BanqueHeuristic(ScoredAgent):
 
 
 class EselHeuristic(ScoredAgent):
-    """Esel: stay safe on the declaration, never give points away.
+    """Esel: take every trick worth taking, give away only cheap cards, lead what is hard to take.
 
-    - Declaration: ``no`` (a failed ``no`` costs nothing) unless the four cards hold at least
-      40 card points (say an eight, an ace and a ten with a king), then ``go``.
-    - Play: the legal card worth the fewest points (a six, worth −1, first), the lowest in rank
-      order among equals: the trick's winner takes every card on it, and a heuristic cannot tell
-      who will take it, so it gives away as little as possible.
+    - Card values: the card points (8 = 16, A = 12, 10 = 10, K = 5, Q = 3, J = 1, 6 = −1), kings
+      and queens 12 more (a king and a queen of one suit taken by one player score 25), the Q♠
+      and the J♦ 5 more (15 when taken together).
+    - Following: which cards take the trick is worked out from the table with the beat table
+      (the main card and suit, the card holding the trick and how it got there, the led card
+      fighting back against a kill it beats, same-value cards, own trumps above every card that
+      held the trick, an eight from a player void in the main suit). A card that takes wins the
+      trick's value plus its own, so take with the card worth the most; a card that does not
+      take gives both away, so then play the cheapest (a six first). With 3–4 players a later
+      card may still take the trick over; the rating ignores that.
+    - Leading: for each card, the unseen cards that would take it (cards of its suit that beat
+      it in the beat table, cards of its rank, an opponent's own trump ranked above it) and q,
+      the chance that the opponents hold at least one of them (their cards drawn from the
+      unseen ones); a lead is rated (1 − q) · value − q · (value + the mean value of those
+      cards). Aces and tens, which few cards take, and cards of an opponent's trump suit (his
+      trumps cannot take those) lead well; a valuable card that many cards take leads badly.
+    - Declaration: ``go`` with 2 or 3 players (its threshold, 44 or 56 points, is well within
+      reach), ``no`` with 4 (68 points is missed about as often as reached), and always ``no``
+      at 0 banks (a failed ``go`` adds a bank, a ``no`` never does).
     - Trump choice: the free suit with the lowest letter (the hand is not seen yet).
 
-    Measured against random play (``benchmarks.tournament``): this beat every variant tried,
-    including chasing tricks with the highest main-suit card and declaring ``go`` from 22 points.
+    Only option 1 trumps (own trumps) are modelled; under options 2–5 the mask keeps the plays
+    legal and an off-suit card counts as taking exactly when it is legal without a void.
     """
 
     name = "heuristic"
     env_id = "esel-v0"
     POINTS = np.array([-1, 0, 16, 0, 10, 1, 3, 5, 12], np.float64)[_R36]
-    GO_POINTS = 40
+    VALUE = POINTS + 12.0 * np.isin(_R36, (6, 7)) + 5.0 * np.isin(np.arange(36), (6, 23))
+    # by how the trick is held (esel.W_*): a one-lower card may still take it; a trump or a
+    # same-value card holds it (a main-suit card must then kill the main card); a same-value
+    # card may still take it
+    CHAIN = np.isin(np.arange(8), (esel.W_LEAD, esel.W_EIGHT, esel.W_ONE_LOWER))
+    AFTER_OFF_SUIT = np.isin(np.arange(8), (esel.W_TRUMP, esel.W_SAME))
+    SAME_VALUE_TAKES = np.isin(np.arange(8), (esel.W_LEAD, esel.W_ONE_LOWER, esel.W_SAME))
+
+    def _takes(self, obs: np.ndarray, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(N, 36)``: would each card take the trick now (4.4, read off the table); and
+        ``(N,)``: is the player void in the main suit."""
+        n = obs.shape[0]
+        rows = np.arange(n)
+        table = self.block(obs, "table")
+        played = self.block(obs, "played").reshape(n, 4, 36)
+        S = self.block(obs, "main_suit").argmax(1)
+        M = self.block(obs, "main_card").argmax(1)
+        W = (table * played[rows, self.block(obs, "win_seat").argmax(1)]).argmax(1)
+        L = (table * played[rows, self.block(obs, "leader").argmax(1)]).argmax(1)
+        how = self.block(obs, "win_type").argmax(1)
+        fightback = self.block(obs, "fightback")[:, 0] > 0
+        own = self.block(obs, "trumps")[:, 0:4][:, _SUIT36] > 0  # (N, 36) my own trumps
+        main = _SUIT36[None, :] == S[:, None]
+        void = (hand * main).sum(1) == 0
+        on_w = _ESEL_BEAT36[:, W].T  # each card placed on W
+        w_suit = _SUIT36[W][:, None]
+        # a card of the main suit: one lower than an unkilled chain, or a kill (the led card
+        # fights back against a kill it beats); after a trump or same-value card, a kill of M
+        chain = self.CHAIN[how][:, None]
+        fights = fightback[:, None] & (_ESEL_BEAT36[L, :] == 1)
+        over_main = np.where(
+            (w_suit == S[:, None]),
+            (chain & (on_w == 2)) | ((on_w == 1) & ~fights),
+            self.AFTER_OFF_SUIT[how][:, None] & (_ESEL_BEAT36[:, M].T == 1),
+        )
+        # another suit: the main card's value (an own trump of it takes anything), or an own
+        # trump above every card that held the trick
+        same = np.where(own, True, self.SAME_VALUE_TAKES[how][:, None])
+        held = np.maximum(np.maximum(_ORDER36[M], _ORDER36[W]), _ORDER36[L])[:, None]
+        trump = (
+            own
+            & (how != esel.W_SAME_TRUMP)[:, None]
+            & (_ORDER36[None, :] > held)
+            & ((_SUIT36[None, :] != w_suit) | (on_w == 1))
+        )
+        other = np.where(_R36[None, :] == _R36[M][:, None], same, trump)
+        # an eight of another suit from a void player interrupts unless W's suit refuses it
+        eight = (_R36[None, :] == 2) & ~main & void[:, None]
+        eight_takes = (_SUIT36[None, :] != w_suit) | (on_w == 1)
+        return np.where(eight, eight_takes, np.where(main, over_main, other)), void
+
+    def _lead_scores(self, obs: np.ndarray, hand: np.ndarray) -> np.ndarray:
+        """``(N, 36)``: the rating of leading each card."""
+        n = obs.shape[0]
+        seats = self.block(obs, "seats")
+        unseen = 1.0 - hand - self.block(obs, "played").reshape(n, 4, 36).sum(1)
+        their = (self.block(obs, "trumps").reshape(n, 4, 5)[:, 1:, :4] * seats[:, 1:, None]).sum(1)
+        # the count and the value of the unseen cards that would take each lead
+        both = np.concatenate([unseen, unseen * self.VALUE])
+        k, kv = _esel_takers(both, np.tile(their, (2, 1))).reshape(2, n, 36)
+        # q: the chance that the opponents' h cards (of the U unseen) hold at least one of the k
+        U = unseen.sum(1).round().astype(np.int64)[:, None]
+        h = (4 * (self.block(obs, "hand_size")[:, 1:] * seats[:, 1:]).sum(1)).round()
+        h = np.minimum(h.astype(np.int64)[:, None], U)
+        q = 1.0 - _NONE_OF[U, k.round().astype(np.int64), h]
+        return (1.0 - q) * self.VALUE - q * (self.VALUE + kv / np.maximum(k, 1))
+
+    def _follow_scores(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """``(N, 36)``: the rating of playing each card to the trick on the table."""
+        table = self.block(obs, "table")
+        takes, void = self._takes(obs, self.block(obs, "hand"))
+        # without a void, an off-suit card is legal exactly when it takes (4.5)
+        off = _SUIT36[None, :] != self.block(obs, "main_suit").argmax(1)[:, None]
+        takes = np.where(off & ~void[:, None], masks[:, :36], takes)
+        stake = (table * self.VALUE).sum(1)[:, None] + self.VALUE[None, :]
+        return np.where(takes, stake, -stake) - 0.01 * _ORDER36
 
     def scores(self, obs, masks):
         n = obs.shape[0]
-        hand = self.block(obs, "hand")
         s = np.zeros((n, 42))
-        s[:, 0:36] = -self.POINTS - 0.01 * _ORDER36
-        go = (hand * self.POINTS).sum(axis=1) >= self.GO_POINTS
+        on_table = self.block(obs, "table").sum(1) > 0
+        lead, follow = np.flatnonzero(~on_table), np.flatnonzero(on_table)
+        s[lead, 0:36] = self._lead_scores(obs[lead], self.block(obs[lead], "hand"))
+        s[follow, 0:36] = self._follow_scores(obs[follow], masks[follow])
+        players = self.block(obs, "seats").sum(1)
+        banks = self.block(obs, "banks")[:, 0] * 6.0
+        go = (players <= 3) & (banks > 0.5)
         s[:, 36] = np.where(go, 1.0, -1.0)
         s[:, 37] = 0.0
         s[:, 38:42] = -np.arange(4)

@@ -133,6 +133,35 @@ def test_agents__heuristic_follows_its_documented_rules_in_banque():
     assert choose(Table(hands=quad, **top)).startswith("quad 9 top")
 
 
+def test_agents__heuristic_follows_its_documented_rules_in_esel():
+    """Two players, a fixed first deal: the heuristic (seat 1) takes the trump choice and the
+    declaration it documents, then takes the led card with the taker worth the most (its own
+    trump ace over a same-value ten; an eight over a six), never with a card that cannot take."""
+    from cardenvs.games.esel import rules as R
+
+    cards = [n.split()[1] for n in R.ACTION_NAMES[:36]]
+
+    def first_follow(hand0, hand1, lead):
+        rest = [c for c in cards if c not in hand0.split() + hand1.split()]
+        env = cardenvs.make("esel-v0", num_players=2)
+        env.reset(seed=0, options={"deck": hand0.split() + hand1.split() + rest, "dealer": 1})
+        agent = heuristic_for("esel-v0")
+        names = R.ACTION_NAMES
+        seen = []
+        for step in ("trump S", None, "no", None, f"play {lead}", None):
+            if step is None:  # the heuristic's seat
+                obs = env.observe("player_1")
+                step = names[agent.act(obs["observation"], obs["action_mask"])]
+                seen.append(step)
+            env.step(names.index(step))
+        return seen
+
+    # seat 0 holds the lowest diamond and leads the 10♠; seat 1's own trump is hearts
+    assert first_follow("6D 10S 7C 9C", "7S 9S 10D AH", "10S") == ["trump H", "go", "play AH"]
+    # 6♠ and 8♠ both take the A♠ (Q♠ does not): the eight, worth 16, banks the most
+    assert first_follow("6D AS 7C 9C", "6S 8S QS JH", "AS")[-1] == "play 8S"
+
+
 def test_tournament__wilson_and_bradley_terry():
     lo, hi = tournament.wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
