@@ -11,6 +11,7 @@ import pytest
 import cardenvs
 from cardenvs.core import bitmask, cards, rng
 from cardenvs.games.piquet import Config
+from cardenvs.games.piquet import rules as piquet_rules
 
 PIQUET_STRINGS = [f"{r}{s}" for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 
@@ -276,7 +277,9 @@ def test_config__defaults_and_encoding():
     assert c.episode == "game" and c.reward == "win"
     assert Config.from_kwargs() == c
     arr = Config(partie="four_deals", low_cards_score_in_play=False, rubicon=250).to_array()
-    assert arr.dtype == np.int64 and len(arr) == len(FIELDS)
+    # piquet ids share one kernel option layout (rules.KernelOptions): the array covers it all
+    kernel_fields = dataclasses.fields(piquet_rules.KernelOptions)
+    assert arr.dtype == np.int64 and len(arr) == len(kernel_fields) >= len(FIELDS)
     assert arr[Config.index("partie")] == 1
     assert arr[Config.index("low_cards_score_in_play")] == 0
     assert arr[Config.index("rubicon")] == 250
