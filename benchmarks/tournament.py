@@ -76,8 +76,9 @@ def arrangements(num_seats: int) -> list[tuple[int, ...]]:
 
 
 def play_games(env_id: str, seats: tuple[int, ...], agents, n: int, seed: int, config: dict):
-    """Play ``n`` games with agent ``seats[p]`` in seat ``p``; returns (rewards (n, P), totals
-    (n, P) or None, decisions per agent, seconds per agent)."""
+    """Play ``n`` games with agent ``seats[p]`` in seat ``p`` (or ``seats[b, p]`` in game ``b``:
+    one seating per game); returns (rewards (n, P), totals (n, P) or None, decisions per agent,
+    seconds per agent)."""
     venv = cardenvs.make_vector(env_id, n, seed=seed, autoreset=False, validate=False, **config)
     obs, mask, info = venv.reset()
     P = venv.num_seats
@@ -85,13 +86,14 @@ def play_games(env_id: str, seats: tuple[int, ...], agents, n: int, seed: int, c
     done = np.zeros(n, bool)
     decisions = [0] * len(agents)
     spent = [0.0] * len(agents)
-    seat_agent = np.asarray(seats)
+    seat_agent = np.broadcast_to(np.asarray(seats), (n, P))
+    rows_n = np.arange(n)
     actions = np.zeros(n, np.int64)
     while not done.all():
         cur = info["current_player"].astype(np.int64)
         live = ~done
         for k, agent in enumerate(agents):
-            rows = np.flatnonzero(live & (seat_agent[np.clip(cur, 0, P - 1)] == k))
+            rows = np.flatnonzero(live & (seat_agent[rows_n, np.clip(cur, 0, P - 1)] == k))
             if rows.size:
                 t0 = time.perf_counter()
                 if hasattr(agent, "act_row"):  # a search agent: one row at a time, from state
@@ -126,17 +128,14 @@ def head_to_head(env_id: str, agent, opponent, n: int, seed: int, config: dict) 
     (the opponent fills the other seats); the agent's win rate (a shared win counts as a share)
     with its 95% Wilson interval, mean reward and decisions per second."""
     P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
-    won = seats_played = reward_sum = 0.0
-    decisions = spent = 0.0
-    for k, seats in enumerate(arrangements(P)):
-        r, _, dec, sp = play_games(env_id, seats, [opponent, agent], n, seed + 1000 * k, config)
-        share = win_shares(r)
-        mine = np.asarray(seats) == 1
-        won += share[:, mine].sum()
-        reward_sum += r[:, mine].sum()
-        seats_played += n * mine.sum()
-        decisions += dec[1]
-        spent += sp[1]
+    arr = np.asarray(arrangements(P))
+    seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
+    r, _, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
+    mine = seats == 1
+    won = (win_shares(r) * mine).sum()
+    reward_sum = (r * mine).sum()
+    seats_played = mine.sum()
+    decisions, spent = dec[1], sp[1]
     lo, hi = wilson(won, seats_played)
     return {
         "opponent": getattr(opponent, "name", type(opponent).__name__),
