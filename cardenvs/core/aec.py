@@ -287,3 +287,42 @@ class CardAECEnv(AECEnv):
         if self._record is None:
             raise RuntimeError("call reset() before record()")
         return json.loads(json.dumps(self._record))
+
+
+def front_ends(game, prefix: str, module: str, title: str):
+    """The batched engine class, the AEC env class and the ``env`` constructor of ``game``, for a
+    game module that needs no more than the standard front ends (the Piquet variants).
+
+    ``prefix`` names the classes (``<prefix>VectorEnv``, ``<prefix>Env``), ``module`` is the
+    defining module's ``__name__`` (so the classes pickle) and ``title`` goes in the docstrings.
+    """
+    vector_cls = type(
+        f"{prefix}VectorEnv",
+        (CardVectorEnv,),
+        {
+            "game": game,
+            "__module__": module,
+            "__doc__": f"N games of {title} stepped at once (see ``cardenvs.core.vector``).",
+        },
+    )
+    env_cls = type(
+        f"{prefix}Env",
+        (CardAECEnv,),
+        {
+            "metadata": {
+                "render_modes": ["human", "ansi"],
+                "name": f"{game.name}_v{game.version}",
+                "is_parallelizable": False,
+            },
+            "vector_cls": vector_cls,
+            "__module__": module,
+            "__doc__": f"{title} as a PettingZoo AEC env.",
+        },
+    )
+
+    def env(**kwargs):
+        """PettingZoo-style constructor (the env enforces call order itself; not wrapped)."""
+        return env_cls(**kwargs)
+
+    env.__module__ = module
+    return vector_cls, env_cls, env

@@ -75,8 +75,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.aec import CardAECEnv
-from ...core.vector import CardVectorEnv
+from ...core.aec import front_ends
 from ..piquet import rules as R
 from ..piquet.vector import GAME as _PIQUET
 
@@ -93,28 +92,9 @@ GAME = dataclasses.replace(
 VECTOR_CLASS = "AuctionPiquetVectorEnv"
 
 
-class AuctionPiquetVectorEnv(CardVectorEnv):
-    """N games of Auction Piquet stepped at once (see ``cardenvs.core.vector``)."""
-
-    game = GAME
-
-
-class AuctionPiquetEnv(CardAECEnv):
-    """Auction Piquet as a PettingZoo AEC env (rules: ``games.piquet.rules``)."""
-
-    metadata = {
-        "render_modes": ["human", "ansi"],
-        "name": "auction_piquet_v0",
-        "is_parallelizable": False,
-    }
-    vector_cls = AuctionPiquetVectorEnv
-
-
-def env(**kwargs) -> AuctionPiquetEnv:
-    """PettingZoo-style constructor (not wrapped: ``env.unwrapped is env``)."""
-    return AuctionPiquetEnv(**kwargs)
-
-
+AuctionPiquetVectorEnv, AuctionPiquetEnv, env = front_ends(
+    GAME, "AuctionPiquet", __name__, "Auction Piquet"
+)
 raw_env = env
 
 __all__ = ["GAME", "AuctionPiquetEnv", "AuctionPiquetVectorEnv", "Config", "env", "raw_env"]

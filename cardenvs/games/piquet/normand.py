@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from ...core.aec import CardAECEnv
-from ...core.vector import CardVectorEnv
+from ...core.aec import front_ends
 from . import multi as M
 from .multi import NormandConfig as Config
 from .multi_render import render as _render
@@ -13,28 +12,9 @@ GAME = M.game_def(M.NAME_NORMAND, Config, 3, _render)
 VECTOR_CLASS = "PiquetNormandVectorEnv"
 
 
-class PiquetNormandVectorEnv(CardVectorEnv):
-    """N games of Piquet normand stepped at once (see ``cardenvs.core.vector``)."""
-
-    game = GAME
-
-
-class PiquetNormandEnv(CardAECEnv):
-    """Piquet normand (3 players) as a PettingZoo AEC env (rules: ``games.piquet.multi``)."""
-
-    metadata = {
-        "render_modes": ["human", "ansi"],
-        "name": "piquet_normand_v0",
-        "is_parallelizable": False,
-    }
-    vector_cls = PiquetNormandVectorEnv
-
-
-def env(**kwargs) -> PiquetNormandEnv:
-    """PettingZoo-style constructor (the env enforces call order itself; not wrapped)."""
-    return PiquetNormandEnv(**kwargs)
-
-
+PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(
+    GAME, "PiquetNormand", __name__, "Piquet normand (3 players)"
+)
 raw_env = env
 
 __all__ = ["GAME", "Config", "PiquetNormandEnv", "PiquetNormandVectorEnv", "env", "raw_env"]

@@ -71,8 +71,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.aec import CardAECEnv
-from ...core.vector import CardVectorEnv
+from ...core.aec import front_ends
 from ..piquet import rules as R
 from ..piquet.vector import GAME as _PIQUET
 
@@ -83,28 +82,9 @@ GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls
 VECTOR_CLASS = "PiquetAuCentVectorEnv"
 
 
-class PiquetAuCentVectorEnv(CardVectorEnv):
-    """N games of Piquet au cent stepped at once (see ``cardenvs.core.vector``)."""
-
-    game = GAME
-
-
-class PiquetAuCentEnv(CardAECEnv):
-    """Piquet au cent as a PettingZoo AEC env (rules: ``games.piquet.rules``)."""
-
-    metadata = {
-        "render_modes": ["human", "ansi"],
-        "name": "piquet_au_cent_v0",
-        "is_parallelizable": False,
-    }
-    vector_cls = PiquetAuCentVectorEnv
-
-
-def env(**kwargs) -> PiquetAuCentEnv:
-    """PettingZoo-style constructor (not wrapped: ``env.unwrapped is env``)."""
-    return PiquetAuCentEnv(**kwargs)
-
-
+PiquetAuCentVectorEnv, PiquetAuCentEnv, env = front_ends(
+    GAME, "PiquetAuCent", __name__, "Piquet au cent"
+)
 raw_env = env
 
 __all__ = ["GAME", "Config", "PiquetAuCentEnv", "PiquetAuCentVectorEnv", "env", "raw_env"]
