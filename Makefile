@@ -34,7 +34,7 @@ $(STAMP_BENCH): $(STAMP_BASE)
 		"benchmarks.peers will skip the missing ones"
 	touch $@
 
-## The main job (for now): one full Piquet partie between two random agents, rendered as text.
+## One full Piquet partie between two random agents, rendered as text.
 demo: $(STAMP_BASE)
 	$(BIN)/python -m cardenvs.demo --game piquet-v0 --seed 0
 
@@ -42,7 +42,7 @@ demo: $(STAMP_BASE)
 GAME ?= piquet-v0
 STEPS ?= 1500000
 train: $(STAMP_TRAIN)
-	$(BIN)/python -m train.ppo --game $(GAME) --total-timesteps $(STEPS) --eval-every 100000 \
+	$(BIN)/python -m train.ppo --game $(GAME) --total-timesteps $(STEPS) --eval-every 250000 \
 		--out runs/$(GAME)
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too).
