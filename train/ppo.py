@@ -192,6 +192,8 @@ def main(argv=None) -> dict:
         opponents=training_opponents(args.opponent, args.game, args.seed, snapshots, args.num_envs),
         **args.config,
     )
+    venv.reset()  # compiles the kernels (first use after a fresh install): not environment time
+    venv.timing = {"env": 0.0, "opponents": 0.0}
     model = MaskablePPO(
         "MlpPolicy",
         venv,
