@@ -192,7 +192,9 @@ def main(argv=None) -> dict:
         opponents=training_opponents(args.opponent, args.game, args.seed, snapshots, args.num_envs),
         **args.config,
     )
-    venv.reset()  # compiles the kernels (first use after a fresh install): not environment time
+    # compile the kernels (first use after a fresh install) before the environment's time counts
+    venv.reset()
+    venv.step(venv.action_masks().argmax(axis=1))
     venv.timing = {"env": 0.0, "opponents": 0.0}
     model = MaskablePPO(
         "MlpPolicy",
