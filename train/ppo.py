@@ -114,7 +114,7 @@ def evaluate(model, game: str, config: dict, opponent: str, games: int, seed: in
     return evaluate_against(model, game, config, [opponent], n, seed)[0]
 
 
-def plot(rows: list[dict], path: Path) -> None:
+def plot(rows: list[dict], path: Path, title: str = "") -> None:
     try:
         import matplotlib
 
@@ -130,6 +130,9 @@ def plot(rows: list[dict], path: Path) -> None:
         y = [r["win_rate"] for r in pts]
         ax.plot(x, y, marker="o", label=f"vs {opp}")
         ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
+    if rows and "baseline" in rows[0]:
+        ax.axhline(float(rows[0]["baseline"]), color="grey", linestyle="--", label="1/P")
+    ax.set_title(title)
     ax.set_xlabel("learner steps")
     ax.set_ylabel("win rate (95% CI)")
     ax.set_ylim(0, 1)
@@ -262,7 +265,8 @@ def main(argv=None) -> dict:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    plot(rows, out / "learning_curve.png")
+    title = f"MaskablePPO on {args.game} ({args.opponent} opponents)"
+    plot(rows, out / "learning_curve.png", title)
     timing = venv.timing
     summary = {
         "game": args.game,
