@@ -123,12 +123,18 @@ def win_shares(rewards: np.ndarray) -> np.ndarray:
     return win / win.sum(axis=1, keepdims=True)
 
 
-def head_to_head(env_id: str, agent, opponent, n: int, seed: int, config: dict) -> dict:
+def head_to_head(
+    env_id: str, agent, opponent, n: int, seed: int, config: dict, solo: bool = False
+) -> dict:
     """``agent`` against ``opponent``: ``n`` games for every seating arrangement that uses both
-    (the opponent fills the other seats); the agent's win rate (a shared win counts as a share)
-    with its 95% Wilson interval, mean reward and decisions per second."""
+    (the opponent fills the other seats), or with ``solo`` for every seat of the agent alone
+    against P - 1 opponents; the agent's win rate (a shared win counts as a share) with its 95%
+    Wilson interval, mean reward and decisions per second. (In the round robin an agent holding
+    k of P seats can score at most 1/k per seat; ``solo`` is the one-learner view of training.)"""
     P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
     arr = np.asarray(arrangements(P))
+    if solo:
+        arr = arr[arr.sum(axis=1) == 1]
     seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
     r, _, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
     mine = seats == 1

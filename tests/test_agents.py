@@ -195,3 +195,17 @@ def test_tournament__bad_arguments_exit():
         tournament.main(["--agents", "random"])
     with pytest.raises(SystemExit):
         tournament.main(["--agents", "random", "genius"])
+
+
+def test_head_to_head__solo_seats_the_agent_alone_in_each_seat():
+    from benchmarks.tournament import head_to_head
+
+    config = {"num_players": 4, "episode": "deal"}
+    solo = head_to_head(
+        "banque-v0", heuristic_for("banque-v0", 1), RandomAgent(2), 3, 0, config, True
+    )
+    assert solo["games"] == 3 * 4 and solo["baseline"] == 0.25
+    assert solo["ci_low"] <= solo["win_rate"] <= solo["ci_high"]
+    every = head_to_head("banque-v0", heuristic_for("banque-v0", 1), RandomAgent(2), 3, 0, config)
+    # 14 arrangements of two agents over four seats, the agent in 1, 2 or 3 of them: 28 seats
+    assert every["games"] == 3 * 28

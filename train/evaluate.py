@@ -3,11 +3,11 @@
     python -m train.evaluate runs/piquet-v0/model.zip --game piquet-v0 \\
         --against random heuristic ismcts --n 200
 
-For each opponent, ``--n`` games are played for every seating arrangement that uses both (two
-players: the model in seat 0, then in seat 1; more players: the opponent fills every other
-seat), on the batched engine (``benchmarks.tournament.head_to_head``). A win shared with other
-seats counts as a share. Prints one line per opponent (win rate, 95% Wilson interval, the 1/P
-baseline, mean reward) and writes ``--json`` if given.
+For each opponent, ``--n`` games are played with the model in each seat in turn, the opponent
+filling every other seat (``--all-seatings``: every arrangement that uses both, as in the
+tournament), on the batched engine (``benchmarks.tournament.head_to_head``). A win shared with
+other seats counts as a share, so 1/P is equal strength. Prints one line per opponent (win rate,
+95% Wilson interval, the 1/P baseline, mean reward) and writes ``--json`` if given.
 
 Arguments
 ---------
@@ -18,6 +18,7 @@ model               a model saved by ``train/ppo.py`` (``model.zip`` or a checkp
 --n                 games per seating arrangement
 --seed              seed of the games and of the opponents
 --stochastic        sample from the masked policy instead of playing its most probable action
+--all-seatings      every arrangement of the two agents (the model may hold several seats)
 --ismcts-iterations ISMCTS budget per move
 --json              write the results here
 """
@@ -46,13 +47,14 @@ def evaluate(
     seed: int = 0,
     deterministic: bool = True,
     iterations: int = 200,
+    solo: bool = True,
 ) -> list[dict]:
     """Win rates of ``model`` (a path or a loaded ``MaskablePPO``) against each opponent kind."""
     agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
     rows = []
     for k, kind in enumerate(against):
         opponent = make_agent(kind, game, seed + 7919 * (k + 1), iterations=iterations)
-        row = head_to_head(game, agent, opponent, n, seed, config)
+        row = head_to_head(game, agent, opponent, n, seed, config, solo=solo)
         row["opponent"] = kind
         rows.append(row)
     return rows
@@ -67,6 +69,7 @@ def parse(argv=None):
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--stochastic", action="store_true")
+    p.add_argument("--all-seatings", action="store_true")
     p.add_argument("--ismcts-iterations", type=int, default=200)
     p.add_argument("--json", default=None)
     a = p.parse_args(argv)
@@ -95,6 +98,7 @@ def main(argv=None) -> list[dict]:
         a.seed,
         deterministic=not a.stochastic,
         iterations=a.ismcts_iterations,
+        solo=not a.all_seatings,
     )
     for r in rows:
         print(

@@ -62,7 +62,6 @@ sys.path.insert(0, str(ROOT))
 import cardenvs  # noqa: E402
 from agents import RandomAgent, heuristic_for  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
-from benchmarks.tournament import arrangements  # noqa: E402
 from cardenvs.wrappers import sb3_vec_env  # noqa: E402
 from train.evaluate import evaluate as evaluate_against  # noqa: E402
 
@@ -108,9 +107,10 @@ def training_opponents(kind: str, game: str, seed: int, snapshots: list, num_env
 
 def evaluate(model, game: str, config: dict, opponent: str, games: int, seed: int) -> dict:
     """Win rate of the deterministic masked policy against ``opponent`` over about ``games``
-    games (``train.evaluate``: every seating arrangement equally; a shared win is a share)."""
+    games (``train.evaluate``: the learner alone in each seat in turn, the opponent in all the
+    others; a shared win is a share)."""
     P = cardenvs.make_vector(game, 1, **config).num_seats
-    n = max(1, games // len(arrangements(P)))
+    n = max(1, games // P)  # the learner alone in each seat in turn
     return evaluate_against(model, game, config, [opponent], n, seed)[0]
 
 
