@@ -82,8 +82,22 @@ BYTE_BITS_F32 = BYTE_BITS_I8.astype(np.float32)
 @njit(cache=True, inline="always")
 def spread(x, nbytes, table, out, off):
     """Write the low ``8 * nbytes`` bits of ``x`` as 0/1 into ``out[off:off + 8 * nbytes]``,
-    looking each byte up in ``table`` (``BYTE_BITS_I8`` or ``BYTE_BITS_F32``)."""
+    looking each byte up in ``table`` (``BYTE_BITS_I8`` or ``BYTE_BITS_F32``).
+
+    The indices are unsigned on purpose: numba adds a negative-index wraparound to every access
+    through a signed index it cannot prove non-negative (an offset read from an array, say), and
+    that alone keeps LLVM from turning the eight-element copies into vector loads and stores.
+    ``off`` must be non-negative."""
+    base = np.uint64(off)
+    ux = np.uint64(x)
     for k in range(nbytes):
-        row = (x >> (8 * k)) & 0xFF
+        row = (ux >> np.uint64(8 * k)) & np.uint64(0xFF)
         for i in range(8):
-            out[off + 8 * k + i] = table[row, i]
+            out[base + np.uint64(8 * k + i)] = table[row, i]
+
+
+@njit(cache=True, inline="always")
+def clear(out, lo, hi):
+    """``out[lo:hi] = 0`` through unsigned indices (vectorised; see ``spread``); ``lo >= 0``."""
+    for i in range(np.uint64(lo), np.uint64(hi)):
+        out[i] = 0

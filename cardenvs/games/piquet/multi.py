@@ -163,7 +163,7 @@ import numpy as np
 from numba import njit
 
 from ...core import rng
-from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, spread
+from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, clear, spread
 from ...core.cards import format_card, format_cards
 from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
 from ...core.state import PackedState, StateLayout
@@ -1022,8 +1022,7 @@ def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (see the layout tables)."""
     p = cfg[K_SEATS]
     o = _OBS_OFF[p]
-    for i in range(o[B_PHASE], o[B_END]):
-        out[i] = 0.0
+    clear(out, o[B_PHASE], o[B_END])
     dealer = s.f[b, F_DEALER]
     _planes(s.m[b, M_HAND + seat], out, o[B_HAND])
     own_exchange = seat == dealer and cfg[K_MODE] == MODE_NORMAND
