@@ -12,6 +12,12 @@ Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search"
    or the game's heuristic agent (``rollout``);
 5. **back up** each seat's value along the path; a node is scored from the seat that chose it.
 
+Iterations run in waves of ``batch``: the wave's descents come first, each from its own
+determinization and leaving a virtual loss on its path (so they spread over the tree), then all
+their roll-outs run together on one batched state, and the back-ups replace the virtual losses
+with the values. The roll-out policy is then called once per step for the whole wave, which is
+what makes heuristic roll-outs affordable; ``batch=1`` is the sequential algorithm.
+
 Value of a roll-out, per seat: the game's rewards if the game ended; else, when the deal ended,
 ``tanh((points − mean points) / value_scale)`` of the deal's points (``last_points``); else 0.
 All stepping uses the game's own kernels on state copies (``cardenvs.core.sim.Simulator``); the
@@ -50,7 +56,11 @@ class ISMCTSAgent:
         max_rollout: roll-out steps after which the value is 0 (a safety bound).
         value_scale: points that make a deal's value tanh(1) ≈ 0.76.
         rollout: the roll-out policy: ``"random"`` legal actions, or the game's
-            ``"heuristic"`` agent (stronger, about 20× slower per step).
+            ``"heuristic"`` agent (stronger, slower per step).
+        batch: iterations per wave: a wave's descents (each with its own determinization and a
+            virtual loss on its path) are made first, then their roll-outs run together on one
+            batched state, so the roll-out policy is called once per step for the whole wave.
+            ``batch=1`` is the sequential algorithm.
         seed: the agent's random generator seed.
     """
 
@@ -65,10 +75,13 @@ class ISMCTSAgent:
         max_rollout: int = 2000,
         value_scale: float = 30.0,
         rollout: str = "random",
+        batch: int = 16,
         seed: int = 0,
     ):
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a positive integer, got {batch!r}")
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
         self.env_id = env_id
@@ -79,6 +92,7 @@ class ISMCTSAgent:
         self.value_scale = value_scale
         self.seed = seed
         self.rollout = rollout
+        self.batch = batch
         self.rng = np.random.default_rng(seed)
         self._policy = None
         if rollout == "heuristic":
@@ -123,8 +137,17 @@ class ISMCTSAgent:
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
         n = 0
         while True:
-            self._iterate(sim, sim.determinize(state, seat, self.rng), root, root_mask)
-            n += 1
+            wave = self.batch if deadline is not None else min(self.batch, self.iterations - n)
+            leaves = [
+                self._descend(sim, sim.determinize(state, seat, self.rng), root, root_mask)
+                for _ in range(wave)
+            ]
+            self._evaluate(sim, leaves)
+            for path, _s, _mask, value in leaves:
+                for child, mover in path:
+                    child.value += float(value[mover]) + _VIRTUAL_LOSS
+                root.visits += 1
+            n += wave
             if deadline is not None:
                 if time.perf_counter() >= deadline:
                     break
@@ -134,12 +157,14 @@ class ISMCTSAgent:
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
         return int(best[0])
 
-    def _iterate(self, sim: Simulator, s, root: _Node, mask: np.ndarray) -> None:
+    def _descend(self, sim: Simulator, s, root: _Node, mask: np.ndarray):
+        """Selection and expansion in determinization ``s`` (stepped in place). Every node on
+        the path takes a visit and a virtual loss at once, so the other descents of the same
+        wave spread out; the back-up replaces the loss by the roll-out's value. Returns ``[path,
+        s, mask, value]``, ``value`` already set when the descent ended the deal or game."""
         deal0 = int(s.f[0, self._deal])
         node = root
         path: list[tuple[_Node, int]] = []
-        rewards, done = None, False
-        # selection and expansion
         while True:
             legal = np.flatnonzero(mask)
             mover = sim.current(s)
@@ -152,45 +177,71 @@ class ISMCTSAgent:
                 a = untried[int(self.rng.integers(len(untried)))]
                 child = node.children[a] = _Node()
                 child.avail = 1
-                rewards, done, mask = sim.step(s, a, check=False)
-                path.append((child, mover))
-                break
-            best, best_score = None, -math.inf
-            for a in legal:
-                child = node.children[int(a)]
-                score = child.value / child.visits + self.exploration * math.sqrt(
-                    math.log(max(1, child.avail)) / child.visits
-                )
-                if score > best_score:
-                    best, best_score = int(a), score
-            child = node.children[best]
-            rewards, done, mask = sim.step(s, best, check=False)
+            else:
+                a, best_score = -1, -math.inf
+                for x in legal:
+                    c = node.children[int(x)]
+                    score = c.value / c.visits + self.exploration * math.sqrt(
+                        math.log(max(1, c.avail)) / c.visits
+                    )
+                    if score > best_score:
+                        a, best_score = int(x), score
+                child = node.children[a]
+            child.visits += 1
+            child.value -= _VIRTUAL_LOSS
+            rewards, done, mask = sim.step(s, a, check=False)
             path.append((child, mover))
             node = child
-            if done or int(s.f[0, self._deal]) != deal0:
-                break
-        # roll-out
-        steps = 0
-        while not done and int(s.f[0, self._deal]) == deal0 and steps < self.max_rollout:
-            if self._policy is not None:
-                obs = sim.observe(s, sim.current(s))
-                a = int(self._policy.act_batch(obs[None], mask[None])[0])
-            else:
-                legal = np.flatnonzero(mask)
-                a = int(legal[int(self.rng.integers(legal.size))])
-            rewards, done, mask = sim.step(s, a, check=False)
-            steps += 1
-        value = self._value(sim, s, rewards, done, deal0)
-        for child, mover in path:
-            child.visits += 1
-            child.value += float(value[mover])
-        root.visits += 1
+            if done:
+                return [path, s, mask, np.asarray(rewards, float)]
+            if int(s.f[0, self._deal]) != deal0:
+                return [path, s, mask, self._deal_value(s, 0, sim.num_seats)]
+            if untried:
+                return [path, s, mask, None]
 
-    def _value(self, sim: Simulator, s, rewards, done: bool, deal0: int) -> np.ndarray:
-        if done:
-            return np.asarray(rewards, float)
-        P = sim.num_seats
-        if int(s.f[0, self._deal]) != deal0:
-            pts = s.v[0, self._points : self._points + P].astype(float)
-            return np.tanh((pts - pts.mean()) / self.value_scale)
-        return np.zeros(P)
+    def _evaluate(self, sim: Simulator, leaves: list) -> None:
+        """Roll out together, on one batched state, every leaf whose deal is still on; each
+        row stops at the end of its deal (or game) and takes its value there."""
+        todo = [i for i, leaf in enumerate(leaves) if leaf[3] is None]
+        if not todo:
+            return
+        s = sim.stack([leaves[i][1] for i in todo])
+        masks = np.stack([leaves[i][2] for i in todo])
+        k = len(todo)
+        deal0 = s.f[:, self._deal].copy()
+        values = np.zeros((k, sim.num_seats))
+        active = np.ones(k, np.bool_)
+        steps = 0
+        while active.any():
+            if steps >= self.max_rollout:  # a safety bound: value 0
+                break
+            if self._policy is not None:
+                obs = sim.observe_rows(s, np.maximum(sim.current_rows(s), 0))
+                actions = self._policy.act_batch(obs, masks)
+            else:
+                actions = np.where(masks > 0, self.rng.random(masks.shape), -1.0).argmax(axis=1)
+            # a finished row is frozen with an action its mask forbids (left unchanged)
+            actions = np.where(active, actions, masks.argmin(axis=1))
+            rewards, term, new_masks = sim.step_rows(s, actions)
+            steps += 1
+            for r in np.flatnonzero(active):
+                if term[r]:
+                    values[r] = rewards[r]
+                    active[r] = False
+                elif s.f[r, self._deal] != deal0[r]:
+                    values[r] = self._deal_value(s, r, sim.num_seats)
+                    active[r] = False
+                else:
+                    masks[r] = new_masks[r]
+        for j, i in enumerate(todo):
+            leaves[i][3] = values[j]
+
+    def _deal_value(self, s, r: int, seats: int) -> np.ndarray:
+        """``tanh((points - mean) / value_scale)`` of the deal that just ended in row ``r``."""
+        pts = s.v[r, self._points : self._points + seats].astype(float)
+        return np.tanh((pts - pts.mean()) / self.value_scale)
+
+
+# the virtual loss a descent puts on its path until its roll-out is backed up (values are in
+# [-1, 1] for win rewards and for deals scored through tanh)
+_VIRTUAL_LOSS = 1.0

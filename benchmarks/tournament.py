@@ -52,6 +52,7 @@ def make_agent(
     iterations: int = ISMCTS_ITERATIONS,
     rollout: str = "random",
     time_limit: float | None = None,
+    batch: int = 16,
 ):
     """An agent by kind name for ``env_id``; ``ppo:<path>`` loads a policy saved by
     ``train/ppo.py`` (``agents.policy.PolicyAgent``)."""
@@ -65,7 +66,12 @@ def make_agent(
         return heuristic_for(env_id, seed=seed)
     if kind == "ismcts":
         return ISMCTSAgent(
-            env_id, iterations=iterations, time_limit=time_limit, rollout=rollout, seed=seed
+            env_id,
+            iterations=iterations,
+            time_limit=time_limit,
+            rollout=rollout,
+            batch=batch,
+            seed=seed,
         )
     raise ValueError(f"unknown agent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
 
@@ -192,6 +198,7 @@ def run(
     iterations: int = ISMCTS_ITERATIONS,
     rollout: str = "random",
     time_limit: float | None = None,
+    batch: int = 16,
 ) -> dict:
     """The whole tournament; returns the JSON-able report."""
     report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "games": {}}
@@ -199,6 +206,7 @@ def run(
         report["ismcts_iterations"] = iterations
         report["ismcts_rollout"] = rollout
         report["ismcts_time_limit"] = time_limit
+        report["ismcts_batch"] = batch
     for env_id in games:
         P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
         k = len(agent_kinds)
@@ -216,7 +224,13 @@ def run(
             ids = (i, j)
             agents = [
                 make_agent(
-                    agent_kinds[x], env_id, seed + 7919 * x + step, iterations, rollout, time_limit
+                    agent_kinds[x],
+                    env_id,
+                    seed + 7919 * x + step,
+                    iterations,
+                    rollout,
+                    time_limit,
+                    batch,
                 )
                 for x in ids
             ]
@@ -328,6 +342,12 @@ def main(argv=None) -> dict:
     )
     p.add_argument("--ismcts-seconds", type=float, default=None, help="ISMCTS time per move")
     p.add_argument("--ismcts-rollout", choices=("random", "heuristic"), default="random")
+    p.add_argument(
+        "--ismcts-batch",
+        type=int,
+        default=16,
+        help="ISMCTS iterations whose roll-outs run together",
+    )
     a = p.parse_args(argv)
     if len(a.agents) < 2:
         p.error("a tournament needs at least two agents")
@@ -347,6 +367,7 @@ def main(argv=None) -> dict:
         iterations=a.ismcts_iterations,
         rollout=a.ismcts_rollout,
         time_limit=a.ismcts_seconds,
+        batch=a.ismcts_batch,
     )
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -84,6 +84,35 @@ class Simulator:
         )
         return self._rewards[0].copy(), bool(self._term[0]), self._mask[0].copy()
 
+    # -- several copies at once (batched roll-outs) ---------------------------------------------
+    @staticmethod
+    def stack(states) -> PackedState:
+        """One ``K``-row state from ``K`` one-row copies (a new state)."""
+        return PackedState(*(np.concatenate([st[i] for st in states]) for i in range(3)))
+
+    def observe_rows(self, s: PackedState, seats: np.ndarray) -> np.ndarray:
+        """Row ``k``'s observation for ``seats[k]``, ``(K, obs_dim)`` (a new array)."""
+        out = np.zeros((s.m.shape[0], self.game.obs_dim), np.float32)
+        self.game.observe_rows(s, self.cfg, np.asarray(seats, np.int64), out)
+        return out
+
+    def current_rows(self, s: PackedState) -> np.ndarray:
+        """The seat to act in every row (-1 where the game is over)."""
+        return s.f[:, self._current].astype(np.int64)
+
+    def step_rows(self, s: PackedState, actions: np.ndarray):
+        """Apply ``actions[k]`` in every row of ``s`` (no checks, no autoreset); return
+        ``(rewards (K, seats), game over (K,), next masks (K, A))``, new arrays. A row whose game
+        is over, or given an action its mask forbids, is left unchanged."""
+        k = s.m.shape[0]
+        obs = np.empty((k, self.game.obs_dim), np.float32)
+        mask = np.zeros((k, self.game.num_actions), np.int8)
+        rewards = np.zeros((k, self.num_seats), np.float32)
+        term = np.zeros(k, np.bool_)
+        a = np.asarray(actions, np.int64)
+        self.game.step_rows(s, self.cfg, a, False, obs, mask, rewards, term)
+        return rewards, term, mask
+
     def determinize(self, s: PackedState, seat: int, rng: np.random.Generator) -> PackedState:
         """A copy of ``s`` with what ``seat`` cannot see redrawn consistently (see the module
         docstring)."""

@@ -2037,6 +2037,7 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     elder = 1 - int(s.f[b, F_DEALER])
     s.m[b, M_KEY] = np.uint64(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
     # who drew each talon position: the first exchanger from the top, then the second (2.4)
+    cfg_all = config.to_array()  # once: building it walks the dataclass fields
     x1 = 1 - elder if config.first_exchanger == "dealer" else elder
     x1_done = int(s.f[b, F_EXCH]) >= 1
     k1 = int(s.f[b, F_XCOUNT + x1]) if x1_done else 0
@@ -2074,7 +2075,7 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     ) and ph != PHASE_OVER
     if check_decl:
         banned |= _point_suit_exclusion(s, b, opp, elder)
-        banned |= _declared_exclusion(s, b, opp, config.to_array()[C_SET_RANKS])
+        banned |= _declared_exclusion(s, b, opp, cfg_all[C_SET_RANKS])
         if opp == elder and int(s.f[b, F_CALLS + 4]) == 4:  # he called a quatorze
             r = int(s.f[b, F_CALLS + 5]) - 1
             held |= sum(1 << (suit * 13 + 5 + r) for suit in range(4)) & ~fixed
@@ -2083,25 +2084,19 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     caps = None  # cards per suit his hand after the exchange may still take (the point)
     # the point caps his suits only when both declared their best point (no sinking: a
     # concession or a sunk point says nothing about the suit lengths)
-    if (
-        check_decl
-        and not dealt_known
-        and not config.to_array()[C_SINKING]
-        and int(s.f[b, F_CALLS + 0]) > 0
-    ):
+    if check_decl and not dealt_known and not cfg_all[C_SINKING] and int(s.f[b, F_CALLS + 0]) > 0:
         known_after = held | _mask_of(deck[p] for p in opp_drew if (fixed >> deck[p]) & 1)
         cap = _point_cap(s, b, opp, elder)
         caps = [cap - (known_after & m).bit_count() for m in _SUIT_MASKS]
     claim = int(s.f[b, F_CB_CLAIM + opp])
     dealt_ok = _ALL_CARDS & ~_FACES if claim == 1 else _ALL_CARDS
-    cfg_all = config.to_array()
     needs_face = (
         claim == 0
         and config.carte_blanche_auto
         and not (cfg_all[C_GAME] == GAME_AUCTION and cfg_all[C_READING] == READ_NO_CB)
     )
     if check_decl:
-        cfg = config.to_array()
+        cfg = cfg_all
         t = new_state(1)
         for name in _DECL_CONTEXT:
             LAYOUT.field(t, name)[0] = LAYOUT.field(s, name)[b]
