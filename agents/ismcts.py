@@ -107,6 +107,7 @@ class ISMCTSAgent:
         self._deal = self.game.layout.offset("deal_no")
         self._points = self.game.layout.offset("last_points")
         self.iterations_done = 0
+        self.last_root = None
 
     def __repr__(self) -> str:
         budget = f"{self.time_limit}s" if self.time_limit else f"{self.iterations} iterations"
@@ -154,6 +155,7 @@ class ISMCTSAgent:
             elif n >= self.iterations:
                 break
         self.iterations_done = n
+        self.last_root = root  # the search tree of the last decision (visits, values), to inspect
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
         return int(best[0])
 

@@ -182,6 +182,74 @@ def test_ismcts__batched_rows_and_the_tournament(tmp_path):
     assert isinstance(Simulator.copy_row(venv.state, 1).m, np.ndarray)
 
 
+def test_sim__a_stacked_batch_steps_like_its_rows_one_by_one():
+    """``Simulator.stack`` + ``step_rows`` (the batched roll-outs) give each row exactly what
+    ``step`` gives its one-row copy: rewards, game over, next mask and the state itself."""
+    env = cardenvs.make("piquet-v0", episode="deal")
+    env.reset(seed=4)
+    core = env.unwrapped
+    sim = core.simulator()
+    rng = np.random.default_rng(0)
+    rows = [sim.determinize(core.state_copy(), 0, rng) for _ in range(5)]
+    batch = sim.stack(rows)
+    for _ in range(40):
+        masks = [sim.legal(r) for r in rows]
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks])
+        rewards, done, nxt = sim.step_rows(batch, actions)
+        for k, r in enumerate(rows):
+            if not masks[k].any():
+                continue
+            r_k, d_k, m_k = sim.step(r, int(actions[k]))
+            assert np.array_equal(rewards[k], r_k) and done[k] == d_k
+            assert np.array_equal(nxt[k], m_k)
+            for a, b in zip(Simulator.copy_row(batch, k), r, strict=True):
+                assert np.array_equal(a, b)
+    assert np.array_equal(sim.current_rows(batch), [sim.current(r) for r in rows])
+    seats = sim.current_rows(batch).clip(0)
+    obs = sim.observe_rows(batch, seats)
+    assert np.array_equal(obs[2], sim.observe(rows[2], int(seats[2])))
+
+
+@pytest.mark.parametrize("batch", [1, 5, 16])
+def test_ismcts__waves_back_up_every_iteration_and_lift_the_virtual_loss(batch, monkeypatch):
+    """With every roll-out worth 0.5 to every seat, each node's value is 0.5 x its visits
+    whatever the wave size: the virtual loss of the descents is fully replaced."""
+    env = cardenvs.make("piquet-v0", episode="deal")
+    env.reset(seed=5)
+    agent = ISMCTSAgent("piquet-v0", iterations=23, batch=batch, seed=2)
+
+    def constant(sim, leaves):
+        for leaf in leaves:
+            leaf[3] = np.full(2, 0.5)
+
+    monkeypatch.setattr(agent, "_evaluate", constant)
+    monkeypatch.setattr(agent, "_deal_value", lambda s, r, seats: np.full(seats, 0.5))
+    a = agent.act_env(env)
+    assert a in env.unwrapped.legal_actions()
+    root = agent.last_root
+    assert agent.iterations_done == 23 and root.visits == 23
+    assert sum(c.visits for c in root.children.values()) == 23
+
+    def walk(node):
+        for child in node.children.values():
+            assert child.value == pytest.approx(0.5 * child.visits)
+            # a visit stops at the node it expands or goes one level deeper
+            assert child.visits >= sum(g.visits for g in child.children.values())
+            walk(child)
+
+    walk(root)
+
+
+def test_ismcts__heuristic_roll_outs_in_waves_play_legally():
+    env = cardenvs.make("piquet_au_cent-v0", illegal_action="raise", episode="deal")
+    env.reset(seed=6)
+    agent = ISMCTSAgent("piquet_au_cent-v0", iterations=12, batch=6, rollout="heuristic", seed=3)
+    play_out_with(agent, env)
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(ValueError, match="batch must be a positive integer"):
+            ISMCTSAgent("piquet-v0", batch=bad)
+
+
 def test_sim__consistency_check_can_fail():
     """Negative control: a 'determinization' that swaps one of the seat's own cards with an
     opponent's changes the seat's observation, so the property above would catch it."""
