@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from benchmarks import scoring, throughput
+from benchmarks import profile_step, scoring, throughput
 from cardenvs import demo
 
 
@@ -45,3 +45,16 @@ def test_scoring_benchmark__times_the_scorer(capsys):
     rows = scoring.main(["--hands", "200"])
     assert set(rows) == {"default", "pair -1, replace"} and all(v > 0 for v in rows.values())
     assert "ns per hand" in capsys.readouterr().out
+
+
+def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
+    res = profile_step.main(
+        ["--games", "banque-v0", "piquet_normand-v0", "--n", "16", "--repeats", "2"]
+        + ["--out", str(tmp_path)]
+    )
+    for r in res.values():
+        assert all(r[k] > 0 for k in ("apply", "legal", "observe", "policy", "step"))
+        assert r["rest"] >= 0 and r["steps_per_s"] > 0
+    saved = json.loads((tmp_path / "profile_step.json").read_text())
+    assert saved["n"] == 16 and saved["games"]["banque-v0"]["obs_dim"] == 437
+    assert "| piquet_normand-v0 |" in capsys.readouterr().out
