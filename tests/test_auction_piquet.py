@@ -25,6 +25,7 @@ from pettingzoo.test import api_test, seed_test
 from test_properties import check_cards, check_no_leak
 
 import cardenvs
+from cardenvs.core.cards import parse_card
 from cardenvs.games import auction_piquet
 from cardenvs.games.piquet import rules as R
 
@@ -427,3 +428,143 @@ def test_determinize__keeps_the_seats_view(steps):
             assert R.field(d, "bid")[0] == field(core, "bid")  # the contract is public
             views.add(sim.observe(d, 1 - seat).tobytes())
     assert len(views) > 2
+
+
+# --- roles by the declarer (3.2 "whether elder/younger roles change"): declarer_becomes_elder -----
+@pytest.mark.parametrize("swap", [False, True])
+def test_roles__a_younger_declarer_calls_first_and_leads_only_when_configured(swap):
+    """Cavendish deal, younger (player_1) declares 7+. By default elder (player_0) still calls
+    and leads; with ``declarer_becomes_elder`` the declarer does: elder's public calls are his
+    (point 5 cards worth 48, tierce, quatorze of tens; against A's 5 worth 49, quart, trio of
+    jacks), he leads, and the observations say who is elder."""
+    env, core = cavendish(declarer_becomes_elder=swap)
+    act(env, core, "pass", "bid 7+", "pass")
+    elder = 1 if swap else 0
+    assert field(core, "phase") == R.PHASE_PLAY and env.agent_selection == f"player_{elder}"
+    assert field(core, "swapped") == int(swap) and field(core, "dealer") == 1
+    assert field(core, "calls").tolist() == ([5, 48, 3, 0, 4, 4] if swap else [5, 49, 4, 0, 3, 5])
+    assert field(core, "deal_score").tolist() == [9, 17]  # who wins a category is the same
+    for seat in (0, 1):
+        obs = core.observe(f"player_{seat}")["observation"]
+        assert obs_block(obs, "is_elder")[0] == (seat == elder)
+    assert f"player_{elder} (elder" in core._engine.render(0)
+    lead = "play QS" if swap else "play AH"
+    act(env, core, lead)
+    assert field(core, "trick_leader") == elder
+
+
+def test_roles__an_elder_declarer_and_the_next_deal_change_nothing():
+    env, core = cavendish(declarer_becomes_elder=True, episode="game")
+    act(env, core, "bid 7+", "pass")  # elder declares: roles as dealt
+    assert field(core, "swapped") == 0 and env.agent_selection == "player_0"
+    env, core = cavendish(declarer_becomes_elder=True, episode="game")
+    act(env, core, "pass", "bid 7+", "pass")
+    assert field(core, "swapped") == 1
+    rng = np.random.default_rng(0)
+    while field(core, "deal_no") == 0:
+        env.step(int(rng.choice(core.legal_actions())))
+    rec = core.record()
+    assert [d["dealer"] for d in rec["deals"]] == [1, 0]  # who deals still alternates
+    assert rec["deals"][0]["declarer"] == 1
+    assert field(core, "swapped") == 0 and env.agent_selection == "player_1"  # elder again
+
+
+def test_roles__pique_follows_the_declarer_who_became_elder():
+    """Player_0 holds 23 in hand (see test_pique__twenty_nine_in_a_plus_contract) and wins six
+    tricks before player_1 scores: 29, the plus contract's pique, when he is elder. Once the
+    younger declarer of 7+ has taken elder's role, player_0 is younger and cannot pique."""
+    env, core = pique_deal(declarer_becomes_elder=True)
+    act(env, core, "pass", "bid 7+", "pass")
+    assert field(core, "deal_score").tolist() == [23, 0] and env.agent_selection == "player_1"
+    act(env, core, "play 9S", "play AS", "play KS", "play 8S", "play QS", "play QC")
+    act(env, core, "play JS", "play KC", "play 10S", "play 10D", "play AH", "play JH")
+    assert field(core, "deal_score").tolist() == [29, 0]
+    assert field(core, "bonus").tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_roles__bidding_first_then_the_declarer_exchanges_first(swap):
+    """``bidding="before_exchange"``: the declarer who became elder also exchanges first (up to
+    five, and sees the untaken cards of his five); the other exchanges second under
+    ``younger_min_exchange`` and decides whether to look; the declarer leads."""
+    env, core = new_env(bidding="before_exchange", declarer_becomes_elder=swap)
+    env.reset(seed=0, options={"deck": CAVENDISH["deck"], "dealer": 1})
+    act(env, core, "pass", "bid 7+", "pass")
+    first = 1 if swap else 0
+    assert field(core, "phase") == R.PHASE_EXCHANGE and env.agent_selection == f"player_{first}"
+    discards = sorted(a for a in core.legal_actions() if a < R.ACTION_PLAY)
+    env.step(discards[0])
+    env.step(discards[1])
+    env.step(R.ACTION_STOP)
+    talon = CAVENDISH["deck"][2 * R.HAND :]
+    seen = sum(1 << parse_card(c) for c in talon[2:5])
+    assert field(core, "seen").tolist()[first] == seen  # the untaken three of his five
+    assert env.agent_selection == f"player_{1 - first}" and "stop" not in legal_names(core)
+    act(env, core, sorted(legal_names(core))[0], "stop")
+    assert field(core, "phase") == R.PHASE_LOOK and env.agent_selection == f"player_{1 - first}"
+    act(env, core, "dont_look")
+    assert field(core, "phase") == R.PHASE_PLAY and env.agent_selection == f"player_{first}"
+
+
+def _younger_declares(env, core, seed):
+    """Random play to the first bidding, where younger (the dealer) bids 7+ and elder passes."""
+    rng = np.random.default_rng(seed)
+    while field(core, "phase") != R.PHASE_BID:
+        env.step(int(rng.choice(core.legal_actions())))
+    act(env, core, "pass", "bid 7+", "pass")
+    assert field(core, "swapped") == 1
+
+
+SWAP_CONFIGS = [
+    {"declarer_becomes_elder": True},
+    {"declarer_becomes_elder": True, "bidding": "before_exchange", "reward": "score"},
+]
+SWAP_IDS = ["after_exchange", "before_exchange"]
+
+
+@pytest.mark.parametrize("config", SWAP_CONFIGS, ids=SWAP_IDS)
+def test_roles__records_replay(config):
+    env = cardenvs.make(ENV_ID, **config)
+    env.reset(seed=23)
+    _younger_declares(env, env.unwrapped, 23)
+    rng = np.random.default_rng(23)
+    for _agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    rec = env.unwrapped.record()
+    assert rec["config"]["declarer_becomes_elder"] is True
+    assert rec["deals"][0]["declarer"] == rec["deals"][0]["dealer"]
+    assert cardenvs.replay(json.loads(json.dumps(rec))) == rec
+    default = cardenvs.make(ENV_ID)
+    default.reset(seed=0)
+    assert "declarer_becomes_elder" not in default.unwrapped.record()["config"]
+
+
+@pytest.mark.parametrize("config", SWAP_CONFIGS, ids=SWAP_IDS)
+def test_roles__vector_rows_equal_aec_and_api_test(config):
+    check_vector_rows_equal_aec(ENV_ID, config, n=3, seed=43)
+    api_test(cardenvs.make(ENV_ID, **config), num_cycles=300, verbose_progress=False)
+
+
+@pytest.mark.parametrize("config", SWAP_CONFIGS, ids=SWAP_IDS)
+@pytest.mark.parametrize("steps", [0, 6, 20])
+@pytest.mark.parametrize("seed", [9, 10])
+def test_roles__determinize_keeps_the_seats_view(config, steps, seed):
+    env, core = new_env(**config)
+    env.reset(seed=seed)
+    _younger_declares(env, core, seed)
+    rng = np.random.default_rng(steps)
+    walk(env, rng, steps)
+    for seat in (0, 1):
+        for _ in range(4):
+            _, d = determinize_and_check(env, seat, rng)
+            assert R.field(d, "swapped")[0] == 1
+            check_cards(d, f"seat {seat}: ")  # the talon drawn by whoever exchanged first
+
+
+def test_roles__config_is_validated():
+    with pytest.raises(ValueError, match="declarer_becomes_elder.*True or False"):
+        cardenvs.make(ENV_ID, declarer_becomes_elder="yes")
+    for env_id in ("piquet-v0", "piquet_au_cent-v0"):
+        with pytest.raises(ValueError, match="unknown config option"):
+            cardenvs.make(env_id, declarer_becomes_elder=True)

@@ -415,3 +415,213 @@ def test_random_play__cards_information_and_no_leak(seed):
         actions = np.where(legal, rng.random(legal.shape), -1).argmax(axis=1)
         _, mask, *_ = venv.step(actions)
     assert tested[R.PHASE_PLAY] > 0 and tested[R.PHASE_EXCHANGE] > 0
+
+
+# --- CAV's partie (3.1 b): ``au_cent_partie`` ----------------------------------------------------
+def standing(core, seat):
+    """The partie standing in ``seat``'s observation: games won by own / opponent, / 3."""
+    return (obs_block(core.observe(f"player_{seat}")["observation"], "contract_by") * 3).tolist()
+
+
+@pytest.mark.parametrize("loser, won", [(49, 2), (50, 1)], ids=["double", "single"])
+def test_partie__a_double_game_counts_two_then_the_next_game_starts_at_zero(loser, won):
+    """Elder reaches 100 in hand (point 5, quint 15 from 80): with the loser under 50 the game
+    is a double, worth two game-wins; the partie goes on with a new game at 0 - 0, the deal
+    alternating."""
+    env, core = new_env(au_cent_partie=True)
+    deal(env, PIQUE_E, PIQUE_Y, PIQUE_T, totals=[80, loser])
+    assert standing(core, 0) == [0, 0]
+    act(env, core, "discard 7C", "stop", "stop", "dont_look")
+    assert not core._over() and env.rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert field(core, "games_won").tolist() == [won, 0] and field(core, "games") == 1
+    assert field(core, "total").tolist() == [0, 0]
+    assert field(core, "deal_no") == 1 and field(core, "game_start") == 1
+    assert field(core, "phase") == R.PHASE_EXCHANGE and field(core, "winner") == -1
+    rec = core.record()
+    assert rec["deals"][0]["points"] == [20, 0] and len(rec["deals"]) == 2
+    assert rec["deals"][1]["dealer"] == 0  # the deal alternates into the next game
+    assert standing(core, 0) == [won, 0] and standing(core, 1) == [0, won]
+    obs = core.observe("player_1")["observation"]
+    assert obs_block(obs, "deal_no")[0] == 1  # the new game's first deal
+    assert obs_block(obs, "is_elder")[0] == 1  # player_0 dealt, so player_1 is elder
+    env, core = new_env()  # without the option the game is the episode
+    deal(env, PIQUE_E, PIQUE_Y, PIQUE_T, totals=[80, loser])
+    act(env, core, "discard 7C", "stop", "stop", "dont_look")
+    assert core._over() and standing(core, 0) == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "before, elder, younger, totals, after, winner, margin",
+    [
+        ([2, 1], PIQUE_E, PIQUE_Y, [80, 60], [3, 1], 0, 2),  # a single game makes three
+        ([1, 2], PIQUE_E, PIQUE_Y, [80, 49], [3, 2], 0, 1),  # a double game makes three
+        ([0, 2], PIQUE_Y, PIQUE_E, [99, 80], [0, 3], 1, 3),  # younger wins it, in hand
+    ],
+    ids=["single", "double", "younger"],
+)
+@pytest.mark.parametrize("reward", ["win", "score"])
+def test_partie__ends_at_three_games_won(
+    before, elder, younger, totals, after, winner, margin, reward
+):
+    env, core = new_env(au_cent_partie=True, reward=reward)
+    deal(env, elder, younger, PIQUE_T, totals=totals)
+    R.field(core._engine.state, "games_won")[0] = before
+    R.field(core._engine.state, "games")[0] = sum(before)
+    discard = "discard 7C" if elder == PIQUE_E else "discard 7S"
+    act(env, core, discard, "stop", "stop", "dont_look")
+    assert core._over() and not core.legal_actions()
+    res = core.record()["result"]
+    assert res["winner"] == winner and res["points"] == margin
+    assert res["games_won"] == after and res["games"] == sum(before) + 1
+    assert max(res["totals"]) == 100  # the last game's totals
+    win = 1.0 if reward == "win" else float(margin)
+    assert env.rewards == {f"player_{winner}": win, f"player_{1 - winner}": -win}
+    assert standing(core, winner) == sorted(after, reverse=True)
+
+
+@pytest.mark.parametrize(
+    "won, games, game_winner, over, winner, points",
+    [
+        ([1, 1], 4, -1, True, -1, 0),  # a drawn fifth game: the partie is drawn
+        ([2, 1], 4, -1, True, 0, 1),  # five games: more game-wins wins
+        ([2, 1], 1, -1, False, None, None),  # a drawn game counts for nobody; play on
+        ([2, 1], 2, 1, False, None, None),  # 2 - 2 after three games: play on
+    ],
+)
+def test_partie__at_most_five_games_and_drawn_games_count_nothing(
+    won, games, game_winner, over, winner, points
+):
+    s, cfg = _state(R.AuCentConfig(au_cent_partie=True), 9, [60, 100], [0, 0])
+    R.field(s, "phase")[0] = R.PHASE_OVER
+    R.field(s, "winner")[0] = game_winner
+    R.field(s, "games_won")[0] = won
+    R.field(s, "games")[0] = games
+    R._next_game(s, 0, cfg)
+    assert R.field(s, "games")[0] == games + 1
+    assert (R.field(s, "phase")[0] == R.PHASE_OVER) == over
+    if over:
+        assert R.field(s, "winner")[0] == winner and R.field(s, "result_points")[0] == points
+    else:
+        assert R.field(s, "games_won")[0].tolist() == [2, 1 + (game_winner == 1)]
+        assert R.field(s, "deal_no")[0] == 10 and R.field(s, "game_start")[0] == 10
+        assert R.field(s, "total")[0].tolist() == [0, 0] and R.field(s, "dealer")[0] == 1
+
+
+@pytest.mark.parametrize("game_start, over", [(10, True), (12, False)])
+def test_partie__max_deals_bounds_each_game_not_the_partie(game_start, over):
+    """Deal 13 of the partie is the game's third (the bound, 3) or its first."""
+    s, cfg = _state(R.AuCentConfig(au_cent_partie=True, max_deals=3), 12, [40, 30], [5, 5])
+    R.field(s, "game_start")[0] = game_start
+    R._end_deal(s, 0, cfg)
+    assert (R.field(s, "phase")[0] == R.PHASE_OVER) == over
+
+
+def _games_from_deals(deals, target=100, double_below=50, max_deals=20, immediate=True):
+    """Replay a partie's games from its deals' points (3.1, CAV): game-wins per seat, the number
+    of games, the last game's totals, and whether the deals ran out exactly at the partie's end."""
+    won, games, tot, n, ended_at = [0, 0], 0, [0, 0], 0, None
+    last = tot
+    for i, d in enumerate(deals):
+        tot = [tot[0] + d["points"][0], tot[1] + d["points"][1]]
+        n += 1
+        reached = max(tot) >= target and (immediate or tot[0] != tot[1])
+        if reached or n == max_deals:
+            games += 1
+            if tot[0] != tot[1]:
+                w = 0 if tot[0] > tot[1] else 1
+                won[w] += 2 if tot[1 - w] < double_below else 1
+            last = tot
+            if max(won) >= 3 or games == 5:
+                ended_at = i
+                break
+            tot, n = [0, 0], 0
+    return won, games, last, ended_at == len(deals) - 1
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{}, {"au_cent_end": "end_of_deal", "reward": "score", "max_deals": 4}],
+    ids=["default", "end_of_deal-score-max_deals=4"],
+)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_partie__random_parties_count_games_and_replay(config, seed):
+    """Whole parties of random play: the games recomputed from the record's deals give the
+    result's game-wins, the partie ends exactly when a player has three (or after five games),
+    rewards are the result, zero-sum; the record replays."""
+    env = cardenvs.make(ENV_ID, au_cent_partie=True, **config)
+    env.reset(seed=seed)
+    final = {}
+    rec = play_random(env, seed, final)
+    assert rec["config"]["au_cent_partie"] is True
+    assert cardenvs.replay(json.loads(json.dumps(rec))) == rec
+    res = rec["result"]
+    won, games, last, exact = _games_from_deals(
+        rec["deals"],
+        max_deals=config.get("max_deals", 20),
+        immediate=config.get("au_cent_end", "immediate") == "immediate",
+    )
+    assert exact and games == res["games"] >= 2 and won == res["games_won"]
+    assert last == res["totals"] and res["deals"] == len(rec["deals"])
+    assert all(
+        d["dealer"] == 1 - p["dealer"] for p, d in zip(rec["deals"], rec["deals"][1:], strict=False)
+    )
+    w = -1 if won[0] == won[1] else int(won[1] > won[0])
+    assert (res["winner"] if res["winner"] is not None else -1) == w
+    assert res["points"] == abs(won[0] - won[1])
+    assert len(final) == 2 and sum(final.values()) == 0
+    if w >= 0:
+        expected = 1.0 if config.get("reward", "win") == "win" else float(res["points"])
+        assert final[f"player_{w}"] == expected
+
+
+def test_partie__inert_with_episode_deal():
+    recs = []
+    for on in (False, True):
+        env = cardenvs.make(ENV_ID, episode="deal", au_cent_partie=on)
+        env.reset(seed=5)
+        recs.append(play_random(env, 5))
+    assert recs[1]["config"]["au_cent_partie"] and "au_cent_partie" not in recs[0]["config"]
+    assert recs[0]["deals"] == recs[1]["deals"] and recs[0]["result"] == recs[1]["result"]
+    assert "games_won" not in recs[1]["result"]
+
+
+def test_partie__vector_rows_equal_aec_and_autoreset():
+    check_vector_rows_equal_aec(ENV_ID, {"au_cent_partie": True}, n=2, seed=41)
+
+    def fresh(vec, b):
+        assert R.field(vec.state, "games_won")[b].tolist() == [0, 0]
+        assert R.field(vec.state, "games")[b] == 0 and R.field(vec.state, "game_start")[b] == 0
+        assert R.field(vec.state, "deal_no")[b] == 0
+
+    check_autoreset(
+        ENV_ID, {"au_cent_partie": True}, fresh, n=2, seed=71, max_steps=12000, zero_sum_tol=1e-6
+    )
+
+
+def test_partie__pettingzoo_api_test_and_render():
+    api_test(cardenvs.make(ENV_ID, au_cent_partie=True), num_cycles=400, verbose_progress=False)
+    env = cardenvs.make(ENV_ID, render_mode="ansi", au_cent_partie=True)
+    env.reset(seed=0)
+    assert "games won: 0 - 0" in env.render()
+
+
+@pytest.mark.parametrize(
+    "env_id, config, words",
+    [
+        (ENV_ID, {"au_cent_partie": "yes"}, ["au_cent_partie", "True or False"]),
+        (
+            ENV_ID,
+            {"au_cent_partie": True, "max_deals": 26},
+            ["max_deals", "26", "1..25", "au_cent_partie"],
+        ),
+        ("piquet-v0", {"au_cent_partie": True}, ["au_cent_partie", "unknown config option"]),
+        ("auction_piquet-v0", {"au_cent_partie": True}, ["au_cent_partie", "unknown"]),
+        (ENV_ID, {"declarer_becomes_elder": True}, ["declarer_becomes_elder", "unknown"]),
+    ],
+)
+def test_partie__config_is_validated(env_id, config, words):
+    with pytest.raises(ValueError) as e:
+        cardenvs.make(env_id, **config)
+    for w in words:
+        assert w in str(e.value), str(e.value)
+    cardenvs.make(ENV_ID, au_cent_partie=True, max_deals=25)  # the bound itself is fine

@@ -27,6 +27,10 @@ reconstruction is an option). The rules are those of ``piquet-v0``
   and game bonus 150.
 - Declarations and carte blanche as standard in plus and minus contracts (item 13;
   ``minus_combinations="none"``: nothing is declared in a minus contract).
+- **Roles** (3.2, "whether elder/younger roles change according to the declarer", default no):
+  elder and younger keep their roles whoever declares; with ``declarer_becomes_elder=True`` a
+  declarer who was dealt younger takes elder's role for the rest of the deal once the contract
+  stands (see below).
 
 "Die Spieler können nicht klappen" (item 1) is read, by default, as **no sinking**
 (``auction_sentence_reading="no_sinking"``: ``allow_sinking=True`` is rejected). The other
@@ -45,8 +49,22 @@ Choices where the spec is silent
   pass after the first speaker's pass (a forced bid).
 - A double is possible only of the opponent's standing bid and ends the bidding, but for the
   bidder's redouble (bridge-like overcalls of a doubled bid are not modelled).
-- Elder and younger keep their roles whoever declares (the spec's default): elder calls first
-  and leads.
+- Elder and younger keep their roles whoever declares by default (the spec's default): elder
+  calls first and leads.
+- ``declarer_becomes_elder=True``: the roles change when the auction ends (the final ``pass``
+  or the ``redouble``), and only if the declarer was dealt younger (the dealer). From then on
+  everything the rules give elder or younger follows the new roles: carte blanche is reckoned
+  declarer first; the declarer calls first (with sinking: declares or sinks first, the other
+  answers); he leads the first trick; pique (elder's only) is his, at the contract's threshold;
+  the ``is_elder`` observation says so. With ``bidding="before_exchange"`` the exchange is still
+  to come, so it follows the new roles too: the declarer exchanges first (up to five, and sees
+  the untaken cards of his five), the other second (``younger_min_exchange``, the ``look``
+  decision); ``first_exchanger="dealer"`` then means the player in younger's role, the dealer's
+  usual role. What does not change: who dealt (the deal still alternates; the record's
+  ``dealer``), the deal itself (``options={"deck": ...}`` still lists the non-dealer's twelve
+  first), the bidding order, carte blanche claims (made before the bidding) and, with the default
+  bidding after the exchange, the exchange already made. A redeal has no declarer: nothing
+  changes.
 - A minus contract counts the declarer's tricks: made when he wins at most 12 − N.
 - The make bonus and the margin are both multiplied by a double or redouble.
 - Rewards: as ``piquet-v0`` (``"score"``: ± the Rubicon result with 150).
@@ -69,6 +87,8 @@ Config
 Version history
 ---------------
 - v0: first release.
+- v0 (same id, default play unchanged): ``declarer_becomes_elder`` added (default False, the
+  spec's default); it appears in a record only when True, so earlier records replay unchanged.
 """
 
 from __future__ import annotations

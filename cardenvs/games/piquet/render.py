@@ -17,13 +17,18 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
         return R.field(s, name)[b]
 
     dealer = int(f("dealer"))
-    elder = 1 - dealer
+    elder = dealer if f("swapped") else 1 - dealer  # an Auction declarer may take elder's role
     phase = R.PHASE_NAMES[int(f("phase"))]
     lines = [
         f"{bold(_TITLE.get(type(config).__name__, 'Piquet'), color)} deal "
         f"{int(f('deal_no')) + 1}  dealer: player_{dealer}  "
         f"phase: {phase}  {_TOTALS.get(type(config).__name__, 'partie')}: "
-        f"{int(f('total')[0])} - {int(f('total')[1])}",
+        f"{int(f('total')[0])} - {int(f('total')[1])}"
+        + (
+            f"  games won: {int(f('games_won')[0])} - {int(f('games_won')[1])}"
+            if getattr(config, "au_cent_partie", False)
+            else ""
+        ),
     ]
     for seat in range(2):
         role = "elder" if seat == elder else "younger"

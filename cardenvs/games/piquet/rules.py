@@ -135,6 +135,10 @@ Version history
   ``bid 12-``, ``double``, ``redouble``) appended for ``auction_piquet-v0``, always masked off
   here; phase ``bid`` and the auction blocks (``contract`` .. ``redeals``, always zero here)
   appended to the observation.
+- v0 (same id, default play unchanged): kernel options ``declarer_becomes_elder``
+  (``auction_piquet-v0``) and ``au_cent_partie`` (``piquet_au_cent-v0``) appended, not offered
+  here; state fields ``swapped``, ``games_won``, ``games``, ``game_start`` appended. The
+  observation is unchanged (its size too); au cent's partie standing reuses ``contract_by``.
 """
 
 from __future__ import annotations
@@ -222,6 +226,10 @@ CALL_YOUNGER = 6  # elder silent, younger declared his best: younger scores
 CALL_SILENT = 7  # both silent: nobody scores
 # bonus codes
 BONUS_PIQUE, BONUS_REPIQUE = 1, 2
+# au cent partie (3.1 b, CAV): the first to three games wins; "three games out of five"
+PARTIE_GAMES_TO_WIN = 3
+PARTIE_MAX_GAMES = 5
+PARTIE_MAX_DEALS = 25  # max_deals bound with a partie: 5 x 25 deals fit the int8 deal counter
 
 
 @dataclasses.dataclass(frozen=True)
@@ -350,6 +358,18 @@ class KernelOptions(GameConfig):
         high=50,
         doc="auction: redeals (both passed) allowed in a partie; then the second speaker must bid",
     )
+    # --- options added later (same ids; left out of records while at their default) -----------
+    declarer_becomes_elder: bool = option(
+        False,
+        doc="auction: a declarer dealt younger takes elder's role once the bidding ends: he calls "
+        "first, leads, may pique, and exchanges first if the bidding came first (3.2 'whether "
+        "roles change'; default: no)",
+    )
+    au_cent_partie: bool = option(
+        False,
+        doc="au cent, episode 'game': CAV's partie, games to the target until one player has won "
+        "three, a double game (loser under double_below) counting two (3.1 b)",
+    )
 
 
 def _opt(name: str, default=dataclasses.MISSING, doc: str | None = None):
@@ -456,15 +476,29 @@ class AuCentConfig(TwoHandedConfig):
     target: int = _opt("target")
     au_cent_end: str = _opt("au_cent_end")
     double_below: int = _opt("double_below")
-    max_deals: int = _opt("max_deals")
+    max_deals: int = _opt(
+        "max_deals",
+        doc="au cent: a safety bound on the deals of a game; then the higher total wins (at "
+        "most 25 with au_cent_partie)",
+    )
     allow_sinking: bool = _opt("allow_sinking")
+    au_cent_partie: bool = _opt("au_cent_partie")
 
     FIXED = {"game": "au_cent"}
+    LATER = ("au_cent_partie",)
 
     def __post_init__(self):
         super().__post_init__()
         if self.double_below > self.target:
             self._bad("double_below", f"an integer in 0..target ({self.target})")
+        if self.au_cent_partie and self.max_deals > PARTIE_MAX_DEALS:
+            # a partie has at most PARTIE_MAX_GAMES games of at most max_deals deals each, and
+            # the deal counter is an int8
+            self._bad(
+                "max_deals",
+                f"an integer in 1..{PARTIE_MAX_DEALS} while au_cent_partie is True "
+                f"(at most {PARTIE_MAX_GAMES} games of max_deals deals)",
+            )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -494,8 +528,10 @@ class AuctionConfig(TwoHandedConfig):
     redouble_factor: int = _opt("redouble_factor")
     minus_combinations: str = _opt("minus_combinations")
     max_redeals: int = _opt("max_redeals")
+    declarer_becomes_elder: bool = _opt("declarer_becomes_elder")
 
     FIXED = {"game": "auction"}
+    LATER = ("declarer_becomes_elder",)
 
     def __post_init__(self):
         super().__post_init__()
@@ -551,6 +587,8 @@ C_DOUBLE = Config.index("double_factor")
 C_REDOUBLE = Config.index("redouble_factor")
 C_MINUS_COMB = Config.index("minus_combinations")
 C_MAX_REDEALS = Config.index("max_redeals")
+C_DECLARER_ELDER = Config.index("declarer_becomes_elder")
+C_AU_CENT_PARTIE = Config.index("au_cent_partie")
 GAME_AUCTION = 2
 READ_NO_SINKING, READ_NO_CB, READ_NO_OPENING_PASS, READ_NO_EXCHANGE = 0, 1, 2, 3
 GAME_PARTIE, GAME_AU_CENT = 0, 1
@@ -576,7 +614,7 @@ STATE_FIELDS = (
     ("decl_pts", "v", 6, "points per seat (x3) per category (point, sequence, sets)"),
     ("deck", "f", 32, "this deal's deck order (elder 12, younger 12, talon 8)"),
     ("deal_no", "f", 1, "current deal of the partie, 0-based"),
-    ("dealer", "f", 1, "seat of the dealer (younger); elder = 1 - dealer"),
+    ("dealer", "f", 1, "seat of the dealer (younger); elder = 1 - dealer unless ``swapped``"),
     ("current", "f", 1, "seat to act, -1 when the game is over"),
     ("phase", "f", 1, "PHASE_*"),
     ("cb", "f", 2, "1 if the seat's dealt hand is a carte blanche (private)"),
@@ -603,6 +641,10 @@ STATE_FIELDS = (
     ("doubled", "f", 1, "auction: 0, 1 doubled, 2 redoubled"),
     ("bid_acts", "f", 1, "auction: bidding actions taken this deal"),
     ("last_contract", "f", 3, "auction: the last finished deal's bid, bidder, doubled (-1 redeal)"),
+    ("swapped", "f", 1, "auction: 1 once a younger declarer took elder's role (elder = dealer)"),
+    ("games_won", "f", 2, "au cent partie: games won per seat (a double game counts 2)"),
+    ("games", "f", 1, "au cent partie: games finished"),
+    ("game_start", "f", 1, "au cent partie: deal_no of the current game's first deal"),
 )
 
 LAYOUT = StateLayout(NAME, STATE_FIELDS)
@@ -632,6 +674,9 @@ F_VOID = LAYOUT.offset("void")
 F_DECL_STAGE, F_DECL_CALL = LAYOUT.offset("decl_stage"), LAYOUT.offset("decl_call")
 F_REDEALS, F_BID, F_BIDDER, F_DOUBLED, F_BID_ACTS, F_LAST_CONTRACT = (
     LAYOUT.offset(k) for k in ("redeals", "bid", "bidder", "doubled", "bid_acts", "last_contract")
+)
+F_SWAPPED, F_GAMES_WON, F_GAMES, F_GAME_START = (
+    LAYOUT.offset(k) for k in ("swapped", "games_won", "games", "game_start")
 )
 
 State = PackedState
@@ -699,7 +744,13 @@ OBS_LAYOUT = (
         "'good')",
     ),
     ObsField("contract", NUM_BIDS, 1.0, "auction: the highest bid so far, 7+, 7-, ..., 12-"),
-    ObsField("contract_by", 2, 1.0, "auction: it is own / the opponent's"),
+    ObsField(
+        "contract_by",
+        2,
+        1.0,
+        "auction: it is own / the opponent's; au cent with ``au_cent_partie`` (no contracts "
+        "there): games won by own / opponent, a double counting 2, / 3",
+    ),
     ObsField("contract_doubled", 2, 1.0, "auction: doubled / redoubled"),
     ObsField("auction_passed", 2, 1.0, "auction: own / opponent passed before any bid"),
     ObsField("redeals", 1, 5.0, "auction: redeals this partie, / 10"),
@@ -821,6 +872,15 @@ def _holds_face_card(mask):
     for suit in range(4):
         faces |= np.uint64(0x70) << np.uint64(suit * 13 + 5)
     return (mask & faces) != np.uint64(0)
+
+
+# --- roles ------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _elder(s, b):
+    """Elder's seat: the non-dealer (2.1), or the dealer once an Auction Piquet declarer who was
+    dealt younger has taken elder's role (``declarer_becomes_elder``, 3.2)."""
+    dealer = np.int64(s.f[b, F_DEALER])
+    return dealer if s.f[b, F_SWAPPED] != 0 else 1 - dealer
 
 
 # --- declarations (2.5) ------------------------------------------------------------------------
@@ -951,7 +1011,7 @@ def _score_play(s, b, cfg, seat, pts):
     if pts <= 0 or s.f[b, F_PHASE] == PHASE_OVER:
         return
     s.v[b, V_DEAL_SCORE + seat] += pts
-    elder = 1 - s.f[b, F_DEALER]
+    elder = _elder(s, b)
     if seat == elder:
         _elder_pique(s, b, cfg, elder, 0)
     _check_target(s, b, cfg, seat)
@@ -998,8 +1058,8 @@ def _declare(s, b, cfg):
 @njit(cache=True)
 def _declare_cb(s, b, cfg):
     """Carte blanche is reckoned first (elder's, then younger's; both holders score)."""
-    younger = np.int64(s.f[b, F_DEALER])
-    elder = 1 - younger
+    elder = _elder(s, b)
+    younger = 1 - elder
     if s.f[b, F_CB_CLAIM + elder] == 1:
         _score_hand(s, b, cfg, elder, CARTE_BLANCHE)
     if s.f[b, F_CB_CLAIM + younger] == 1:
@@ -1031,8 +1091,8 @@ def _category(s, b, cfg, c):
     set size, and the value / top / set rank when said), ``decl_win``, ``decl_pts``, ``shown``
     and the score."""
     mode = s.f[b, F_DECL_CALL + c]
-    younger = np.int64(s.f[b, F_DEALER])
-    elder = 1 - younger
+    elder = _elder(s, b)
+    younger = 1 - elder
     ea, e1, e2, esc, ecards, ebest = _combination(s.m[b, M_HAND + elder], cfg, c)
     ya, y1, y2, ysc, ycards, ybest = _combination(s.m[b, M_HAND + younger], cfg, c)
     compared = mode == CALL_AUTO or mode == CALL_ANSWERED
@@ -1087,7 +1147,8 @@ def _holds(s, b, cfg, seat, c):
 def _deal(s, b, cfg, dealer):
     """Deal the row's deck (elder 12, younger 12, talon 8) with ``dealer`` dealing (2.2)."""
     s.f[b, F_DEALER] = dealer
-    elder = 1 - dealer
+    s.f[b, F_SWAPPED] = 0
+    elder = 1 - dealer  # the first twelve cards go to the non-dealer
     he = np.uint64(0)
     hy = np.uint64(0)
     for i in range(HAND):
@@ -1139,7 +1200,7 @@ def _deal(s, b, cfg, dealer):
 def _next_claim(s, b, cfg):
     """Turn to the next seat (elder first) still to decide whether to claim a carte blanche;
     once none is left, the exchange begins (2.3: it is announced before the exchange)."""
-    elder = np.int64(1 - s.f[b, F_DEALER])
+    elder = _elder(s, b)
     for seat in (elder, 1 - elder):
         if s.f[b, F_CB_CLAIM + seat] < 0:
             s.f[b, F_PHASE] = PHASE_CLAIM
@@ -1154,8 +1215,9 @@ def _next_claim(s, b, cfg):
 
 @njit(cache=True, inline="always")
 def _exchanger(s, b, cfg, k):
-    """Seat making exchange ``k`` (0 first, 1 second); elder first by default (2.4, A1)."""
-    first = s.f[b, F_DEALER] if cfg[C_FIRST_EXCHANGER] == 1 else 1 - s.f[b, F_DEALER]
+    """Seat making exchange ``k`` (0 first, 1 second); elder first by default (2.4, A1), else
+    younger (the dealer's role)."""
+    first = 1 - _elder(s, b) if cfg[C_FIRST_EXCHANGER] == 1 else _elder(s, b)
     return first if k == 0 else 1 - first
 
 
@@ -1165,7 +1227,7 @@ def _exchange_limits(s, b, cfg):
     if s.f[b, F_EXCH] == 0:
         return 1, ELDER_MAX
     lo = 1
-    if s.f[b, F_CURRENT] == s.f[b, F_DEALER]:
+    if s.f[b, F_CURRENT] != _elder(s, b):
         lo = cfg[C_YOUNGER_MIN]
     return lo, TALON - s.f[b, F_TALON_POS]
 
@@ -1187,11 +1249,14 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     s.m[b, M_EPISODE] = episode
     s.f[b, F_DEAL_NO] = 0
     s.f[b, F_REDEALS] = 0
+    s.f[b, F_GAMES] = 0
+    s.f[b, F_GAME_START] = 0
     for i in range(3):
         s.f[b, F_LAST_CONTRACT + i] = -1
     for seat in range(2):
         s.v[b, V_TOTAL + seat] = 0
         s.v[b, V_LAST_POINTS + seat] = 0
+        s.f[b, F_GAMES_WON + seat] = 0
     s.v[b, V_RESULT_POINTS] = 0
     s.f[b, F_WINNER] = -1
     if deck[0] < 0:
@@ -1273,7 +1338,7 @@ def _start_declarations(s, b, cfg):
             return
         s.f[b, F_PHASE] = PHASE_DECLARE
         s.f[b, F_DECL_STAGE] = 0
-        s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]
+        s.f[b, F_CURRENT] = _elder(s, b)
         return
     _start_play(s, b, cfg)
 
@@ -1281,7 +1346,7 @@ def _start_declarations(s, b, cfg):
 @njit(cache=True)
 def _start_bidding(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_BID
-    elder = 1 - s.f[b, F_DEALER]
+    elder = _elder(s, b)
     s.f[b, F_CURRENT] = elder if cfg[C_FIRST_BIDDER] == 0 else 1 - elder
 
 
@@ -1324,6 +1389,12 @@ def _bid(s, b, cfg, a):
 
 @njit(cache=True)
 def _end_auction(s, b, cfg):
+    """The contract stands: the roles may change (option), then the exchange (bidding before
+    it) or the declarations."""
+    if cfg[C_DECLARER_ELDER] and s.f[b, F_BIDDER] == s.f[b, F_DEALER]:
+        # a declarer dealt younger takes elder's role for the rest of the deal (3.2, option):
+        # he exchanges first if the exchange is still to come, calls first, leads, may pique
+        s.f[b, F_SWAPPED] = 1
     if cfg[C_READING] == READ_NO_EXCHANGE:
         # no exchange under this reading: a carte blanche is shown now, then the declarations
         s.f[b, F_EXCH] = 2
@@ -1358,7 +1429,7 @@ def _decide(s, b, cfg, a):
     reckoning order) once younger has spoken."""
     stage = s.f[b, F_DECL_STAGE]
     c = stage // 2
-    elder = 1 - s.f[b, F_DEALER]
+    elder = _elder(s, b)
     if stage % 2 == 0:
         s.f[b, F_DECL_CALL + c] = CALL_ELDER if a == ACTION_DECLARE else CALL_ELDER_SILENT
         if a == ACTION_DECLARE:
@@ -1391,7 +1462,7 @@ def _start_play(s, b, cfg):
 @njit(cache=True)
 def _begin_play(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_PLAY
-    s.f[b, F_CURRENT] = 1 - s.f[b, F_DEALER]  # elder leads (2.7)
+    s.f[b, F_CURRENT] = _elder(s, b)  # elder leads (2.7)
     s.f[b, F_TRICK_CARD] = -1
 
 
@@ -1406,7 +1477,7 @@ def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
     s.m[b, M_HAND + seat] &= ~bit(card)
     s.m[b, M_PLAYED + seat] |= bit(card)
-    elder = 1 - s.f[b, F_DEALER]
+    elder = _elder(s, b)
     if s.f[b, F_TRICK_CARD] < 0:
         # leading: 1 point for the card led (2.8)
         if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == 0 and s.f[b, F_LOOKED] == 1:
@@ -1475,7 +1546,8 @@ def _end_deal(s, b, cfg):
                 _score_end(s, b, cfg, seat, CARDS_BONUS)
     if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached with the cards
         return
-    n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS]  # redeals are not deals of the partie
+    # redeals are not deals of the partie; an au cent partie's earlier games are not this game's
+    n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS] - s.f[b, F_GAME_START]
     weight = 2 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
     _add_deal_to_totals(s, b, weight)
     played = n + 1
@@ -1579,6 +1651,31 @@ def _game_over(s, b, cfg, a, c, partie):
         pts = abs(a - c)
     s.f[b, F_WINNER] = w
     s.v[b, V_RESULT_POINTS] = pts
+
+
+@njit(cache=True)
+def _next_game(s, b, cfg):
+    """Au cent partie (3.1 b, CAV "three games out of five, a double counting as two"): the game
+    just ended (``winner``, ``total``) is counted; then the partie ends, or the next game starts
+    at 0 - 0 with the next deal (the deal alternates)."""
+    w = s.f[b, F_WINNER]
+    if w >= 0:
+        s.f[b, F_GAMES_WON + w] += 2 if s.v[b, V_TOTAL + 1 - w] < cfg[C_DOUBLE_BELOW] else 1
+    s.f[b, F_GAMES] += 1
+    a, c = np.int64(s.f[b, F_GAMES_WON + 0]), np.int64(s.f[b, F_GAMES_WON + 1])
+    if max(a, c) >= PARTIE_GAMES_TO_WIN or s.f[b, F_GAMES] >= PARTIE_MAX_GAMES:
+        # the partie is over: more games won wins (three, unless drawn games used up the five)
+        s.f[b, F_WINNER] = -1 if a == c else (0 if a > c else 1)
+        s.v[b, V_RESULT_POINTS] = abs(a - c)
+        return
+    s.f[b, F_WINNER] = -1
+    s.v[b, V_RESULT_POINTS] = 0
+    for seat in range(2):
+        s.v[b, V_TOTAL + seat] = 0
+    s.f[b, F_DEAL_NO] += 1
+    s.f[b, F_GAME_START] = s.f[b, F_DEAL_NO]
+    _shuffled_deck(s, b)
+    _deal(s, b, cfg, 1 - s.f[b, F_DEALER])
 
 
 @njit(cache=True)
@@ -1688,7 +1785,20 @@ def _is_legal(s, b, cfg, a):
 
 @njit(cache=True)
 def _apply(s, b, cfg, a):
-    """Apply legal action ``a`` of the seat to act."""
+    """Apply legal action ``a`` of the seat to act; in an au cent partie a finished game is
+    followed by the next one (only here, once the action's scoring has stopped)."""
+    _apply_action(s, b, cfg, a)
+    if (
+        s.f[b, F_PHASE] == PHASE_OVER
+        and cfg[C_GAME] == GAME_AU_CENT
+        and cfg[C_AU_CENT_PARTIE]
+        and cfg[C_EPISODE] == 0
+    ):
+        _next_game(s, b, cfg)
+
+
+@njit(cache=True)
+def _apply_action(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_CLAIM:
         s.f[b, F_CB_CLAIM + s.f[b, F_CURRENT]] = 1 if a == ACTION_CLAIM else 0
@@ -1739,7 +1849,7 @@ def _observe(s, b, cfg, seat, out):
     spread(np.int64(1) << lid(led) if led >= 0 else 0, 4, BYTE_BITS_F32, out, O_TRICK)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
-    elder = 1 - s.f[b, F_DEALER]
+    elder = _elder(s, b)
     out[O_ELDER] = 1.0 if seat == elder else 0.0
     out[O_XCOUNT] = s.f[b, F_XCOUNT + seat] / 8.0
     out[O_XCOUNT + 1] = s.f[b, F_XCOUNT + opp] / 8.0
@@ -1785,7 +1895,7 @@ def _observe(s, b, cfg, seat, out):
     out[O_DSCORE + 1] = s.v[b, V_DEAL_SCORE + opp] / 100.0
     out[O_TOTAL] = s.v[b, V_TOTAL + seat] / 100.0
     out[O_TOTAL + 1] = s.v[b, V_TOTAL + opp] / 100.0
-    n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS]
+    n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS] - s.f[b, F_GAME_START]
     out[O_DEALNO + min(n, MAX_DEALS - 1)] = 1.0
     k = s.f[b, F_BID]
     if k >= 0:
@@ -1797,6 +1907,10 @@ def _observe(s, b, cfg, seat, out):
         # the first speaker passed; the one to act now is the other
         out[O_PASSED + (1 if s.f[b, F_CURRENT] == seat else 0)] = 1.0
     out[O_REDEALS] = s.f[b, F_REDEALS] / 10.0
+    if cfg[C_AU_CENT_PARTIE] and cfg[C_GAME] == GAME_AU_CENT:
+        # no contracts in au cent: its partie standing reuses the ``contract_by`` block
+        out[O_CONTRACT_BY] = min(s.f[b, F_GAMES_WON + seat], PARTIE_GAMES_TO_WIN) / 3.0
+        out[O_CONTRACT_BY + 1] = min(s.f[b, F_GAMES_WON + opp], PARTIE_GAMES_TO_WIN) / 3.0
     out[O_DOUBLE] = (
         1.0 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 0.0
     )
@@ -1859,14 +1973,22 @@ def declare_row(s, b, cfg):
 
 # --- Python-side helpers -----------------------------------------------------------------------
 def result(s: State, b: int, config: Config) -> dict:
-    """JSON-able result of the finished episode in row ``b``."""
+    """JSON-able result of the finished episode in row ``b`` (an au cent partie adds the games
+    won per seat and the games played; its ``totals`` are the last game's)."""
     w = int(s.f[b, F_WINNER])
-    return {
+    cfg = config.to_array()
+    out = {
         "winner": None if w < 0 else w,
         "points": int(s.v[b, V_RESULT_POINTS]),
         "totals": s.v[b, V_TOTAL : V_TOTAL + 2].tolist(),
         "deals": int(s.f[b, F_DEAL_NO]) + 1 - int(s.f[b, F_REDEALS]),
-    } | ({"redeals": int(s.f[b, F_REDEALS])} if config.to_array()[C_GAME] == GAME_AUCTION else {})
+    }
+    if cfg[C_GAME] == GAME_AUCTION:
+        out["redeals"] = int(s.f[b, F_REDEALS])
+    if cfg[C_GAME] == GAME_AU_CENT and cfg[C_AU_CENT_PARTIE] and cfg[C_EPISODE] == 0:
+        out["games_won"] = s.f[b, F_GAMES_WON : F_GAMES_WON + 2].tolist()
+        out["games"] = int(s.f[b, F_GAMES])
+    return out
 
 
 def auction_deal_extras(s: State, b: int, config) -> dict:
@@ -1890,7 +2012,7 @@ _FACES = sum(0x70 << (suit * 13 + 5) for suit in range(4))  # J, Q, K (carte bla
 # what the declarations made public: (state array, offset, size)
 _DECL_PUBLIC = (("f", F_DECL_WIN, 3), ("f", F_CALLS, 6), ("v", V_DECL_PTS, 6), ("m", M_SHOWN, 2))
 # what the declarations depend on besides the hands (copied to the checking state)
-_DECL_CONTEXT = ("dealer", "cb_claim", "decl_call", "total", "bid")
+_DECL_CONTEXT = ("dealer", "swapped", "cb_claim", "decl_call", "total", "bid")
 
 
 def _mask_of(cards) -> int:
@@ -2034,17 +2156,21 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     """
     opp = 1 - seat
     ph = int(s.f[b, F_PHASE])
-    elder = 1 - int(s.f[b, F_DEALER])
+    dealt_elder = 1 - int(s.f[b, F_DEALER])  # who was dealt the deck's first twelve
+    # elder's role in the declarations: the dealer once an Auction declarer took it (_elder)
+    elder = 1 - dealt_elder if s.f[b, F_SWAPPED] else dealt_elder
     s.m[b, M_KEY] = np.uint64(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
-    # who drew each talon position: the first exchanger from the top, then the second (2.4)
+    # who drew each talon position: the first exchanger from the top, then the second (2.4);
+    # roles changed by the auction apply to the exchange only when the bidding came first
     cfg_all = config.to_array()  # once: building it walks the dataclass fields
-    x1 = 1 - elder if config.first_exchanger == "dealer" else elder
+    x_elder = elder if cfg_all[C_GAME] == GAME_AUCTION and cfg_all[C_BIDDING] == 1 else dealt_elder
+    x1 = 1 - x_elder if config.first_exchanger == "dealer" else x_elder
     x1_done = int(s.f[b, F_EXCH]) >= 1
     k1 = int(s.f[b, F_XCOUNT + x1]) if x1_done else 0
     k2 = int(s.f[b, F_XCOUNT + 1 - x1]) if int(s.f[b, F_EXCH]) >= 2 else 0
     drawer = [x1] * k1 + [1 - x1] * k2 + [-1] * (TALON - k1 - k2)
     deck = [int(c) for c in s.f[b, F_DECK : F_DECK + NUM_CARDS]]
-    opp_first = 0 if opp == elder else HAND
+    opp_first = 0 if opp == dealt_elder else HAND
     own_first = HAND - opp_first
     fixed = _mask_of(deck[own_first : own_first + HAND])  # what the seat knows the place of
     seen_me = int(s.m[b, M_SEEN + seat])

@@ -30,8 +30,28 @@ Choices where the spec is silent
 - Episode bound: the game also ends after ``max_deals`` deals (20 by default; random play
   needs about 3-5): the higher total wins by the au cent result, equal totals are a draw. The
   observation's ``deal_no`` block shows deals past the eighth in its last slot.
-- CAV's partie of "three games out of five, a double counting as two" is not modelled: an
-  episode is one game to 100 (a match is a sequence of episodes).
+- CAV's partie of "three games out of five, a double counting as two" (3.1 b) is an option,
+  ``au_cent_partie`` (default False: an episode is one game to the target). With it an episode
+  (``episode="game"``) is a partie:
+
+  - each game is played exactly as without the option (the target, ``au_cent_end``, ties,
+    ``max_deals`` per game) and won by the au cent rules; it counts 2 game-wins to its winner
+    if the loser has less than ``double_below`` (a double game, the same threshold that doubles
+    the au cent result), else 1; a drawn game (only at the ``max_deals`` bound) counts nothing;
+  - the next game starts at 0 - 0 with the next deal: the deal keeps alternating across games,
+    and its cards come from the row's random stream;
+  - the partie ends as soon as a player has 3 game-wins (from 2, a double takes him to 4), or
+    after 5 games ("three games out of five"; reachable only through drawn games): more
+    game-wins wins, equal is a draw;
+  - ``max_deals`` is then at most 25 (5 games of at most 25 deals);
+  - observation: ``total`` and ``deal_no`` are the current game's; the partie standing, games
+    won by own / opponent (/ 3, capped at 3), is in the ``contract_by`` block, which au cent
+    never uses otherwise (no contracts): the observation's size and offsets are unchanged;
+  - record: the deals of all games in order, each deal's ``points`` what it added to its game's
+    totals; the result's ``totals`` are the last game's and it adds ``games_won`` (per seat)
+    and ``games`` (games played); ``points`` is the game-wins margin;
+  - with ``episode="deal"`` the option is accepted and does nothing (one deal is never a
+    partie), so one config can train on deals and be evaluated on parties.
 - The deal's ``points`` in the record are what it added to the totals; when the game ends in
   the middle of a deal, what it had added by then.
 - ``episode="deal"``: one deal, scored as in ``piquet-v0``; the target still ends it at once if a
@@ -44,6 +64,8 @@ Episodes and rewards
 |---|---|---|
 | ``"game"`` (default) | ``"win"`` (default) | +1 game won, −1 lost, 0 drawn (``max_deals``) |
 | ``"game"`` | ``"score"`` | ± the au cent result (difference, doubled under ``double_below``) |
+| ``"game"``, ``au_cent_partie`` | ``"win"`` | +1 partie won, −1 lost, 0 drawn |
+| ``"game"``, ``au_cent_partie`` | ``"score"`` | ± the game-wins margin (winner's − loser's) |
 | ``"deal"`` | ``"win"`` | +1 / −1 / 0 by the deal's points |
 | ``"deal"`` | ``"score"`` | own deal points − opponent's deal points |
 
@@ -65,6 +87,10 @@ Config
 Version history
 ---------------
 - v0: first release.
+- v0 (same id, default play unchanged): ``au_cent_partie`` added (default False); it appears
+  in a record only when True, so earlier records replay unchanged. The observation is unchanged
+  in size and layout (the partie standing uses the ``contract_by`` block, zero in au cent
+  before).
 """
 
 from __future__ import annotations
