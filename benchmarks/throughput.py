@@ -9,6 +9,12 @@ numba kernel (``cardenvs.core.vector.RandomLegal``) and their cost is included.
 Prints a table and writes ``benchmarks/results/throughput.json``. Also reports the warm start
 (``import cardenvs``; make; reset; one step, in a fresh process with the numba cache present)
 and the state memory per game.
+
+On a shared VM the same code moves by 2x from one minute to the next, mostly with the memory
+bandwidth the host leaves us (at N = 8192 the observations alone are 11-17 MB per batch step).
+So next to each game's numbers the report gives the host's write bandwidth measured just before
+them (``host_write_gb_s``: a numba loop filling a 14 MB float32 array, the size of Banque's
+observation batch at N = 8192); read a slow run together with it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 import cardenvs
 from cardenvs.core.vector import RandomLegal
@@ -90,6 +97,25 @@ def bench_vector(
     }
 
 
+@njit(cache=True)
+def _fill(out, value):
+    for b in range(out.shape[0]):
+        for i in range(out.shape[1]):
+            out[b, i] = value
+
+
+def host_write_bandwidth(repeats: int = 20) -> float:
+    """GB/s of a numba loop writing a 14 MB float32 array (8192 x 437), median of ``repeats``."""
+    out = np.zeros((8192, 437), np.float32)
+    _fill(out, np.float32(1.0))
+    times = []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        _fill(out, np.float32(k))
+        times.append(time.perf_counter() - t0)
+    return out.nbytes / float(np.median(times)) / 1e9
+
+
 def warm_start(env_id: str) -> float:
     """Seconds for import + make + reset + one step in a fresh process (numba cache present)."""
     code = (
@@ -129,6 +155,7 @@ def main(argv=None) -> dict:
             "vector": {},
         }
         game_len = row["aec"]["steps"] / max(row["aec"]["games"], 1)
+        row["host_write_gb_s"] = host_write_bandwidth()
         for n in args.sizes:
             row["vector"][str(n)] = bench_vector(env_id, n, args.seconds, game_len=game_len)
         report["games"][env_id] = row
@@ -144,7 +171,8 @@ def main(argv=None) -> dict:
             )
         print(
             f"{env_id:12s} warm start {row['warm_start_s']:.2f} s, state "
-            f"{row['state_bytes_per_game']:.0f} bytes/game"
+            f"{row['state_bytes_per_game']:.0f} bytes/game; host write bandwidth before the "
+            f"batched runs {row['host_write_gb_s']:.0f} GB/s"
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))

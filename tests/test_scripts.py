@@ -36,7 +36,7 @@ def test_benchmark__writes_a_table_and_json(tmp_path, capsys):
     report = throughput.main(["--seconds", "0.05", "--sizes", "1", "8", "--out", str(out)])
     row = report["games"]["piquet-v0"]
     assert row["aec"]["steps"] > 0 and row["vector"]["8"]["steps_per_s"] > 0
-    assert row["state_bytes_per_game"] < 1024
+    assert row["state_bytes_per_game"] < 1024 and row["host_write_gb_s"] > 0
     assert json.loads(out.read_text())["games"]["piquet-v0"]["vector"]["1"]["num_envs"] == 1
     assert "vector N=8" in capsys.readouterr().out
 
