@@ -171,3 +171,19 @@ def test_train__a_saved_model_is_a_tournament_agent(tiny_model):
         PolicyAgent(tiny_model, "banque-v0")
     with pytest.raises(ValueError, match="no saved model"):
         PolicyAgent(tiny_model.parent / "nope.zip", "piquet-v0")
+
+
+def test_train__policy_agent_plays_what_predict_plays(tiny_model):
+    """The deterministic agent's direct forward pass picks exactly ``model.predict``'s action,
+    on real observations from every phase of random deals."""
+    from agents.policy import PolicyAgent
+
+    agent = PolicyAgent(tiny_model, "piquet-v0")
+    venv = cardenvs.make_vector("piquet-v0", 64, seed=3, episode="deal")
+    obs, mask, _ = venv.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        expected, _ = agent.model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+        assert np.array_equal(agent.act_batch(obs, mask), expected)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, mask, *_ = venv.step(actions)
