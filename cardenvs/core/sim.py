@@ -35,12 +35,6 @@ class Simulator:
         self.config = config
         self.cfg = config.to_array()
         self.num_seats = game.num_seats(config)
-        self._obs = np.zeros((1, game.obs_dim), np.float32)
-        self._mask = np.zeros((1, game.num_actions), np.int8)
-        self._rewards = np.zeros((1, self.num_seats), np.float32)
-        self._term = np.zeros(1, np.bool_)
-        self._action = np.zeros(1, np.int64)
-        self._seat = np.zeros(1, np.int64)
         self._current = game.layout.offset("current")
 
     def __repr__(self) -> str:
@@ -57,10 +51,7 @@ class Simulator:
 
     def observe(self, s: PackedState, seat: int) -> np.ndarray:
         """``seat``'s observation of the copy (a new array)."""
-        out = np.zeros((1, self.game.obs_dim), np.float32)
-        self._seat[0] = seat
-        self.game.observe_rows(s, self.cfg, self._seat, out)
-        return out[0]
+        return self.observe_rows(s, [seat])[0]
 
     def legal(self, s: PackedState) -> np.ndarray:
         """The legal-action mask of the seat to act in the copy (all zero once it is over)."""
@@ -77,12 +68,8 @@ class Simulator:
         """
         if check and not self.legal(s)[action]:
             raise ValueError(f"action {action} is not legal in this state")
-        self._action[0] = action
-        self._term[0] = False
-        self.game.step_rows(
-            s, self.cfg, self._action, False, self._obs, self._mask, self._rewards, self._term
-        )
-        return self._rewards[0].copy(), bool(self._term[0]), self._mask[0].copy()
+        rewards, term, mask = self.step_rows(s, [action])
+        return rewards[0], bool(term[0]), mask[0]
 
     # -- several copies at once (batched roll-outs) ---------------------------------------------
     @staticmethod

@@ -17,7 +17,7 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
         return R.field(s, name)[b]
 
     dealer = int(f("dealer"))
-    elder = dealer if f("swapped") else 1 - dealer  # an Auction declarer may take elder's role
+    elder = int(R._elder(s, b))  # an Auction declarer may have taken elder's role
     phase = R.PHASE_NAMES[int(f("phase"))]
     lines = [
         f"{bold(_TITLE.get(type(config).__name__, 'Piquet'), color)} deal "

@@ -2157,8 +2157,7 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     opp = 1 - seat
     ph = int(s.f[b, F_PHASE])
     dealt_elder = 1 - int(s.f[b, F_DEALER])  # who was dealt the deck's first twelve
-    # elder's role in the declarations: the dealer once an Auction declarer took it (_elder)
-    elder = 1 - dealt_elder if s.f[b, F_SWAPPED] else dealt_elder
+    elder = int(_elder(s, b))  # elder's role in the declarations (an Auction declarer's, maybe)
     s.m[b, M_KEY] = np.uint64(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
     # who drew each talon position: the first exchanger from the top, then the second (2.4);
     # roles changed by the auction apply to the exchange only when the bidding came first
@@ -2222,7 +2221,6 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
         and not (cfg_all[C_GAME] == GAME_AUCTION and cfg_all[C_READING] == READ_NO_CB)
     )
     if check_decl:
-        cfg = cfg_all
         t = new_state(1)
         for name in _DECL_CONTEXT:
             LAYOUT.field(t, name)[0] = LAYOUT.field(s, name)[b]
@@ -2280,7 +2278,7 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
             t.f[0, F_CALLS : F_CALLS + 6] = 0
             t.f[0, F_DECL_WIN : F_DECL_WIN + 3] = OUTCOME_PENDING
             t.f[0, F_PHASE] = PHASE_PLAY
-            declare_row(t, 0, cfg)
+            declare_row(t, 0, cfg_all)
             if not all(
                 np.array_equal(getattr(t, a)[0, o : o + n], w)
                 for (a, o, n), w in zip(_DECL_PUBLIC, want, strict=True)
