@@ -38,7 +38,8 @@ CASES = [
 SUIT = [sum(1 << (s * 13 + r) for r in range(5, 13)) for s in range(4)]
 FACES = sum(1 << (s * 13 + r) for s in range(4) for r in (9, 10, 11))  # J, Q, K
 # fields a determinization may change: the others' private cards, the deck, the row key
-PRIVATE = {"hand", "dealt", "discards", "seen", "cb", "deck", "key", "last_disc"}
+# ``legal`` caches the legal actions of the seat to act, which depend on its hidden hand
+PRIVATE = {"hand", "dealt", "discards", "seen", "cb", "deck", "key", "last_disc", "legal"}
 DECL_PUBLIC = ("decl_win", "decl_pts", "shown")
 
 

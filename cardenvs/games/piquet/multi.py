@@ -302,6 +302,7 @@ STATE_FIELDS = (
     ("table", "m", 1, "cards of the current trick"),
     ("key", "m", 1, "the row's random key (from the seed)"),
     ("episode", "m", 1, "episode index since the last seeding"),
+    ("legal", "m", 2, "legal actions of the seat to act (bit a of word a // 64; a cache)"),
     ("deal_score", "v", 4, "points scored this deal per side"),
     ("total", "v", 4, "game totals per side"),
     ("last_points", "v", 4, "per seat: what the last finished deal added to his side"),
@@ -340,7 +341,7 @@ M_HAND, M_DEALT, M_SHOWN, M_PLAYED = (
     LAYOUT.offset(k) for k in ("hand", "dealt", "shown", "played")
 )
 M_DISCARDS, M_SEEN, M_TABLE = (LAYOUT.offset(k) for k in ("discards", "seen", "table"))
-M_KEY, M_EPISODE = LAYOUT.offset("key"), LAYOUT.offset("episode")
+M_KEY, M_EPISODE, M_LEGAL = (LAYOUT.offset(k) for k in ("key", "episode", "legal"))
 V_DEAL_SCORE, V_TOTAL, V_LAST_POINTS, V_DECL_PTS = (
     LAYOUT.offset(k) for k in ("deal_score", "total", "last_points", "decl_pts")
 )
@@ -981,21 +982,24 @@ def _legal_sets(s, b, cfg):
 
 @njit(cache=True)
 def _legal(s, b, cfg, out):
-    """Write the legal-action mask of the seat to act into ``out`` (all zero when over)."""
+    """Write the legal-action mask of the seat to act into ``out`` (all zero when over) and keep
+    it in the state (``legal``, read by ``_is_legal``)."""
     disc, play, stop = _legal_sets(s, b, cfg)
+    s.m[b, M_LEGAL] = np.uint64(disc) | (np.uint64(play) << np.uint64(ACTION_PLAY))
+    s.m[b, M_LEGAL + 1] = np.uint64(stop)
     spread(disc, 4, BYTE_BITS_I8, out, ACTION_DISCARD)
     spread(play, 4, BYTE_BITS_I8, out, ACTION_PLAY)
     out[ACTION_STOP] = stop
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_legal(s, b, cfg, a):
-    disc, play, stop = _legal_sets(s, b, cfg)
-    if a < ACTION_PLAY:
-        return (disc >> (a - ACTION_DISCARD)) & 1 == 1
-    if a < ACTION_STOP:
-        return (play >> (a - ACTION_PLAY)) & 1 == 1
-    return stop == 1
+    """Is action ``a`` legal for the seat to act (the set ``_legal`` last wrote)?"""
+    if a < 0 or a >= NUM_ACTIONS:
+        return False
+    if a < 64:
+        return (s.m[b, M_LEGAL] >> np.uint64(a)) & np.uint64(1) == np.uint64(1)
+    return (s.m[b, M_LEGAL + 1] >> np.uint64(a - 64)) & np.uint64(1) == np.uint64(1)
 
 
 @njit(cache=True)
@@ -1103,7 +1107,11 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
             _write_rewards(s, b, cfg, rewards[b])
             if autoreset:
                 _reset(s, b, cfg, s.m[b, M_KEY], s.m[b, M_EPISODE] + np.uint64(1), no_deck, -1)
+    # the masks and the observations in passes of their own over the rows: each pass keeps
+    # one kernel hot (Banque 15% faster than doing everything row by row, the others level)
+    for b in range(actions.shape[0]):
         _legal(s, b, cfg, mask[b])
+    for b in range(actions.shape[0]):
         _observe(s, b, cfg, s.f[b, F_CURRENT] if s.f[b, F_CURRENT] >= 0 else 0, obs[b])
 
 
