@@ -485,3 +485,42 @@ def test_vector__reset_rows_restarts_only_those_rows_like_autoreset():
         a.reset_rows([3])
     with pytest.raises(RuntimeError, match="reset"):
         cardenvs.make_vector("piquet-v0", 2).reset_rows([0])
+
+
+# --- big batches: the observation pass prefetches rows ahead -----------------------------------
+@pytest.mark.parametrize("env_id", sorted(cardenvs.GAMES))
+def test_vector__big_batch_observations_equal_a_fresh_observe(env_id):
+    """Above ``PREFETCH_MIN_BYTES`` of observations the step's observation pass issues prefetch
+    hints; every row still holds exactly the current seat's observation (recomputed by
+    ``observe``, which issues none)."""
+    from cardenvs.core.prefetch import PREFETCH_MIN_BYTES
+
+    probe = cardenvs.make_vector(env_id, num_envs=1, seed=0)
+    n = PREFETCH_MIN_BYTES // (4 * probe.obs_dim) + 40  # just above the threshold
+    venv = cardenvs.make_vector(env_id, num_envs=n, seed=3)
+    obs, mask, _ = venv.reset()
+    assert obs.nbytes >= PREFETCH_MIN_BYTES
+    policy = RandomLegal(5)
+    for _ in range(25):
+        obs, mask, *_ = venv.step(policy(mask))
+        seats = np.maximum(venv.current_player, 0)
+        assert np.array_equal(obs, venv.observe(seats))
+
+
+def test_prefetch__hint_changes_no_value():
+    from numba import njit
+
+    from cardenvs.core.prefetch import PREFETCH_ROWS, prefetch_ahead
+
+    @njit
+    def touch_all(out):
+        for b in range(out.shape[0]):
+            prefetch_ahead(out, b)
+
+    big = np.arange(2 * (1 << 20), dtype=np.float32).reshape(-1, 512)  # 8 MiB: hints issued
+    before = big.copy()
+    touch_all(big)
+    assert np.array_equal(big, before) and big.shape[0] > PREFETCH_ROWS
+    small = np.ones((3, 5), np.float32)
+    touch_all(small)
+    assert (small == 1).all()

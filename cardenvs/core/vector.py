@@ -61,12 +61,11 @@ def random_legal_actions(mask, key, counter, out):
             )
             >> np.uint64(32)
         )
-        for i in range(a):
-            if mask[b, i]:
-                if r == 0:
-                    out[b] = i
-                    break
-                r -= 1
+        for i in range(a):  # the r-th legal action (0-based); a branch taken only once
+            r -= mask[b, i]
+            if r < 0:
+                out[b] = i
+                break
 
 
 class RandomLegal:

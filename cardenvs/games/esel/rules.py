@@ -106,6 +106,8 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+from cardenvs.core.prefetch import prefetch_ahead
+
 from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, lowest, popcount, spread
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
@@ -1075,6 +1077,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
     for b in range(actions.shape[0]):
         _legal(s, b, cfg, mask[b])
     for b in range(actions.shape[0]):
+        prefetch_ahead(obs, b)  # big batches: fetch a later row while this one is written
         cur = s.f[b, F_CURRENT]
         _observe(s, b, cfg, cur if cur >= 0 else 0, obs[b])
 

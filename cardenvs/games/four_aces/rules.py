@@ -87,6 +87,8 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+from cardenvs.core.prefetch import prefetch_ahead
+
 from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, popcount, spread
 from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, Deck, format_card, format_cards
@@ -766,6 +768,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
     for b in range(actions.shape[0]):
         _legal(s, b, cfg, mask[b])
     for b in range(actions.shape[0]):
+        prefetch_ahead(obs, b)  # big batches: fetch a later row while this one is written
         cur = s.f[b, F_CURRENT]
         _observe(s, b, cfg, cur if cur >= 0 else 0, obs[b])
 

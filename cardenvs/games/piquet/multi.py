@@ -162,6 +162,8 @@ import math
 import numpy as np
 from numba import njit
 
+from cardenvs.core.prefetch import prefetch_ahead
+
 from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, clear, spread
 from ...core.cards import format_card, format_cards
@@ -1112,6 +1114,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
     for b in range(actions.shape[0]):
         _legal(s, b, cfg, mask[b])
     for b in range(actions.shape[0]):
+        prefetch_ahead(obs, b)  # big batches: fetch a later row while this one is written
         _observe(s, b, cfg, s.f[b, F_CURRENT] if s.f[b, F_CURRENT] >= 0 else 0, obs[b])
 
 
