@@ -204,6 +204,7 @@ def _make_sb3_class():
             )
             game = self.engine.game
             obs_space = gymnasium.spaces.Box(game.obs_low, game.obs_high, dtype=np.float32)
+            self.render_mode = None  # no rendering through SB3 (SB3 asks before it is set)
             super().__init__(num_envs, obs_space, gymnasium.spaces.Discrete(game.num_actions))
             self.P = self.engine.num_seats
             self.seats = np.arange(num_envs) % self.P

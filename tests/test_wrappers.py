@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -126,7 +128,10 @@ def test_wrappers__sb3_vec_env_runs_maskable_ppo():
 
     from cardenvs.wrappers import sb3_vec_env
 
-    venv = sb3_vec_env("banque-v0", num_envs=4, seed=0, num_players=2, episode="deal")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # SB3 warns about any attribute it misses (render_mode)
+        venv = sb3_vec_env("banque-v0", num_envs=4, seed=0, num_players=2, episode="deal")
+    assert venv.render_mode is None
     obs = venv.reset()
     assert obs.shape == (4, cardenvs.game_info("banque-v0").obs_dim)
     assert venv.seats.tolist() == [0, 1, 0, 1]
