@@ -7,7 +7,8 @@ own kernels, called from a small numba loop), as the median of ``--repeats`` run
 - **apply**: the rules applying one action per row (the state is restored between runs, and the
   restore is not timed);
 - **legal**: writing every row's legal-action mask;
-- **observe**: writing every row's observation of the seat to act;
+- **observe**: writing every row's observation of the seat to act (with the engine's prefetch
+  hints, ``cardenvs.core.prefetch``);
 - **policy**: drawing the random legal actions (``RandomLegal``), which the throughput benchmark
   includes;
 - **step**: drawing the actions and one whole ``venv.step`` (validation, apply, autoreset,
@@ -35,6 +36,7 @@ import numpy as np
 from numba import njit
 
 import cardenvs
+from cardenvs.core.prefetch import prefetch_ahead
 from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
 
@@ -59,6 +61,7 @@ def _phase_kernels(rules):
     @njit
     def observe_all(s, cfg, obs):
         for b in range(obs.shape[0]):
+            prefetch_ahead(obs, b)  # as the engine's observation pass does
             c = s.f[b, current]
             observe_(s, b, cfg, c if c >= 0 else 0, obs[b])
 
