@@ -151,7 +151,9 @@ Config
 Version history
 ---------------
 - v0: first release of both ids. Later, same version (rules, observations and records
-  unchanged): the ``void`` state field and the determinization for search.
+  unchanged): the ``void`` state field and the determinization for search; then the ``legal``
+  state field (the legal set of the seat to act, written with each mask and read to check the
+  next action).
 """
 
 from __future__ import annotations

@@ -139,6 +139,8 @@ Version history
   (``auction_piquet-v0``) and ``au_cent_partie`` (``piquet_au_cent-v0``) appended, not offered
   here; state fields ``swapped``, ``games_won``, ``games``, ``game_start`` appended. The
   observation is unchanged (its size too); au cent's partie standing reuses ``contract_by``.
+- v0 (same id, play, observations and records unchanged): state field ``legal`` (the legal set
+  of the seat to act, written with each mask and read to check the next action) added.
 """
 
 from __future__ import annotations
