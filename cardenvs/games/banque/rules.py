@@ -715,7 +715,7 @@ def _rank_mask(rank):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seq_mask(cfg, suit, low):
     """The four cards of sequence ``low`` (index into SEQ_LOWS) in ``suit``; 0 if invalid."""
     o = cfg[C_SEQ_ORDER]
@@ -763,7 +763,7 @@ BY_SUIT, BY_RANK = _beat_tables()
 SUIT_CARDS = np.array([0x1FF << (13 * s + 4) for s in range(4)], np.uint64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beat_set(s, b, cfg, seat, t):
     """Every card that ``seat`` could put on top card ``t`` as a normal beat (4.2), as a mask:
     the same suit and lower, the same rank, or a trump the option allows."""
@@ -787,7 +787,7 @@ def _beat_set(s, b, cfg, seat, t):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beat_mask(s, b, cfg, seat, cards):
     """The cards of ``cards`` that are a normal beat of the top card (any card on an empty
     bank)."""
@@ -837,7 +837,7 @@ def _seq_starts(cfg, cards, suit):
     return SEQ_STARTS[cfg[C_SEQ_ORDER], (cards >> np.uint64(suit * 13 + 4)) & np.uint64(0x1FF)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_special(s, b, cfg, seat):
     """Does the seat hold any special play (for the out-of-turn questions)?"""
     hand = s.m[b, M_HAND + seat]
@@ -866,13 +866,13 @@ def _shuffle_deck(s, b):
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _in_hand(s, b, p):
     """Is seat ``p`` taking part in this hand and still holding cards?"""
     return s.f[b, F_SITTING + p] == 0 and s.m[b, M_HAND + p] != np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _holders(s, b, cfg):
     n = 0
     for p in range(_np(cfg)):
@@ -881,7 +881,7 @@ def _holders(s, b, cfg):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_holder(s, b, cfg, seat):
     """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
     P = _np(cfg)
@@ -892,7 +892,7 @@ def _next_holder(s, b, cfg, seat):
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_participant(s, b, cfg):
     """The first seat clockwise from the dealer's left taking part in the hand."""
     P = _np(cfg)
@@ -1042,7 +1042,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
 
 
 # --- the bank (4.5) ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take(s, b, cfg, taker):
     """``taker`` takes the bank: all but the top card, which stays as an unowned base card
     (A7; ``bank_take="all"``: everything)."""
@@ -1089,7 +1089,7 @@ def _is_trump_king(s, b, cfg, card, seat):
 
 
 # --- turns -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_turn(s, b, cfg, seat):
     """Start ``seat``'s turn; apply a pending seven (4.6: control, draw then move)."""
     s.f[b, F_CURRENT] = seat
@@ -1109,7 +1109,7 @@ def _begin_turn(s, b, cfg, seat):
         s.f[b, F_DRAWS] = cfg[C_DRAWS]  # no second draw
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_one(s, b, seat):
     """``seat`` draws the top stock card (none if the stock is empty); returns it as a mask."""
     if s.f[b, F_STOCK] >= NUM_CARDS:
@@ -1120,7 +1120,7 @@ def _draw_one(s, b, seat):
     return bit(c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pass_turn(s, b, cfg, seat):
     """The turn passes from ``seat`` to the next player holding cards (a seven under
     ``draw_and_skip`` makes him draw and lose the turn, 4.6); out of turn, the others holding
@@ -1137,7 +1137,7 @@ def _pass_turn(s, b, cfg, seat):
     _begin_turn(s, b, cfg, nxt)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ask_next(s, b, cfg, after):
     """Ask the next seat clockwise after ``after`` (before the next mover) holding a special play;
     False if there is none left."""
@@ -1158,7 +1158,7 @@ def _ask_next(s, b, cfg, after):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(s, b, cfg, seat):
     """A play is complete: a seven left on top affects the next player (4.6, A23)."""
     n = s.f[b, F_BANK_N]
@@ -1173,7 +1173,7 @@ def _end_turn(s, b, cfg, seat):
     _pass_turn(s, b, cfg, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fail(s, b, cfg, seat):
     """``seat`` fails against the top card: its owner takes the bank (4.5); deadlock (4.9)."""
     n = s.f[b, F_BANK_N]
@@ -1218,7 +1218,7 @@ def _bonus(cfg, pos, kind, top):
     return max(max(parts[0], parts[1]), max(parts[2], parts[3]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _after_play(s, b, cfg, seat, kind):
     """Everything that follows a play by ``seat``: going out and its bonuses (4.8, 5.3), the
     four Kings' and the trump King's take, the follow-up (4.3) or the end of the turn."""
@@ -1395,7 +1395,7 @@ def _game_over(s, b, cfg, values, cand):
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow_mode(s, b, cfg):
     k = s.f[b, F_FOLLOW]
     if k == KIND_EIGHT:
@@ -1413,7 +1413,7 @@ def _with(lo, hi, a):
     return lo, hi | (np.uint64(1) << np.uint64(a - 64))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_set(s, b, cfg):
     """The legal actions of the seat to act as two words (bit ``a`` of ``lo``, bit ``a - 64`` of
     ``hi``)."""
@@ -1602,7 +1602,7 @@ def _observe(s, b, cfg, seat, out):
     _observe_numbers(s, b, cfg, seat, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _taken_all(s, b, cfg):
     taken = np.uint64(0)
     for p in range(_np(cfg)):
@@ -1610,7 +1610,7 @@ def _taken_all(s, b, cfg):
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe_numbers(s, b, cfg, seat, out):
     """The numeric blocks of the observation (from ``hand_size`` on)."""
     P = _np(cfg)
