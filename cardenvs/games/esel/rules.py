@@ -593,7 +593,7 @@ def _retro_chain(s, b, cfg):
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead(s, b, card, seat):
     """Start a trick with ``card`` led by ``seat``: L = M = W, S = its suit (4.1)."""
     s.f[b, F_TRICK_N] = 1
@@ -610,7 +610,7 @@ def _lead(s, b, card, seat):
     s.f[b, F_MAX_ORDER] = ORDER[card % 13]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow(s, b, cfg, card, seat, void):
     """Place a following card on the trick and resolve it; True if it takes the trick now."""
     n = s.f[b, F_TRICK_N]
@@ -730,7 +730,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     _start_hand(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_trick(s, b, cfg):
     """The trick goes to W's player; refill hands, the winner first (3.3, 4.1)."""
     P = _np(cfg)
@@ -835,7 +835,7 @@ def _end_hand(s, b, cfg):
     _start_hand(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _game_over(s, b, cfg, winner):
     s.f[b, F_PHASE] = PHASE_OVER
     s.f[b, F_CURRENT] = -1
@@ -874,7 +874,7 @@ def _write_rewards(s, b, cfg, out):
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_cards(s, b, cfg):
     """The cards the player to act may play, as a card mask (4.5)."""
     seat = s.f[b, F_CURRENT]
@@ -926,7 +926,7 @@ def _legal(s, b, cfg, out):
             out[ACTION_TRUMP + suit] = 0 if taken else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_legal(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_PLAY:

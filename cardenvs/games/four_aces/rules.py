@@ -485,7 +485,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     _start_round(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _game_over(s, b, cfg, values):
     """End the episode; the seats with the highest ``values`` win (A9)."""
     P = _np(cfg)
@@ -551,7 +551,7 @@ def _end_round(s, b, cfg):
     _start_round(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(s, b, cfg):
     """The round ends when the stock is empty or at the turn cap (4, step 5; A7)."""
     P = _np(cfg)
@@ -598,7 +598,7 @@ def _legal(s, b, cfg, out):
             out[ACTION_DISCARD + i] = (x >> i) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_legal(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     seat = s.f[b, F_CURRENT]

@@ -479,7 +479,7 @@ def _in_game(s, b, seat):
     return s.f[b, F_FINISHED + seat] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_in_game(s, b, cfg, seat):
     """The next seat to the left of ``seat`` still in the game (play and deal go clockwise)."""
     p = cfg[K_SEATS]
@@ -490,7 +490,7 @@ def _next_in_game(s, b, cfg, seat):
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _players(s, b, cfg):
     n = 0
     for seat in range(cfg[K_SEATS]):
@@ -535,7 +535,7 @@ def _score_hand(s, b, cfg, side, pts):
     _bonus(s, b, cfg, side, REPIQUE_BONUS, BONUS_REPIQUE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score_play(s, b, cfg, side, pts):
     """Score ``pts`` in play for ``side``; 20 in hand and play before any other side scores →
     60 (pique, any side, A23)."""
@@ -764,7 +764,7 @@ def _finish_exchange(s, b, cfg):
     _start_play(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
     s.m[b, M_HAND + seat] &= ~bit(card)
@@ -956,7 +956,7 @@ def _write_rewards(s, b, cfg, out):
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_sets(s, b, cfg):
     """Legal actions of the seat to act: (discard card set, play card set, stop legal)."""
     ph = s.f[b, F_PHASE]
@@ -1006,7 +1006,7 @@ def _is_legal(s, b, cfg, a):
     return (s.m[b, M_LEGAL + 1] >> np.uint64(a - 64)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     if s.f[b, F_PHASE] == PHASE_EXCHANGE:

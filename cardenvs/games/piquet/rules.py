@@ -1010,7 +1010,7 @@ def _threshold(s, b, cfg, repique):
     return cfg[C_PIQUE_MINUS] if minus else cfg[C_PIQUE_PLUS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score_play(s, b, cfg, seat, pts):
     """Score ``pts`` in play for ``seat``, checking elder's pique."""
     if pts <= 0 or s.f[b, F_PHASE] == PHASE_OVER:
@@ -1031,7 +1031,7 @@ def _score_end(s, b, cfg, seat, pts):
     _check_target(s, b, cfg, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_target(s, b, cfg, seat):
     """Au cent (3.1, A13): checked after every scoring event, in reckoning order; the first
     score to reach the target ends the game at once (the rest of the deal is not played)."""
@@ -1141,7 +1141,7 @@ def _category(s, b, cfg, c):
         _score_hand(s, b, cfg, w, pts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _holds(s, b, cfg, seat, c):
     """Whether ``seat`` holds a combination of category ``c`` to call."""
     return _combination(s.m[b, M_HAND + seat], cfg, c)[0]
@@ -1456,7 +1456,7 @@ def _decide(s, b, cfg, a):
         s.f[b, F_CURRENT] = elder
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_play(s, b, cfg):
     _declare(s, b, cfg)
     if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached in hand
@@ -1464,7 +1464,7 @@ def _start_play(s, b, cfg):
     _begin_play(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_play(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_PLAY
     s.f[b, F_CURRENT] = _elder(s, b)  # elder leads (2.7)
@@ -1477,7 +1477,7 @@ def _counts_in_play(cfg, card):
     return cfg[C_LOW_CARDS] == 1 or card % 13 >= 8
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
     s.m[b, M_HAND + seat] &= ~bit(card)
@@ -1613,7 +1613,7 @@ def _add_deal_to_totals(s, b, weight):
         s.v[b, V_TOTAL + seat] += weight * s.v[b, V_DEAL_SCORE + seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(s, b, cfg):
     """End the episode: by the deal's points (``episode="deal"``), else by the totals."""
     if cfg[C_EPISODE] == 1:
@@ -1729,7 +1729,7 @@ def _bid_bits(s, b, cfg, seat):
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_sets(s, b, cfg):
     """Legal actions of the seat to act as (discard card set, play card set, other actions).
 
@@ -1791,7 +1791,7 @@ def _is_legal(s, b, cfg, a):
     return (s.m[b, M_LEGAL + 1] >> np.uint64(a - 64)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act; in an au cent partie a finished game is
     followed by the next one (only here, once the action's scoring has stopped)."""
@@ -1805,7 +1805,7 @@ def _apply(s, b, cfg, a):
         _next_game(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_action(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_CLAIM:
