@@ -379,3 +379,14 @@ def test_config__describe_lists_every_option():
     text = Config.describe()
     for name in FIELDS:
         assert f"`{name}`" in text
+
+
+def test_bitmask__action_in_reads_two_word_action_sets():
+    g = np.random.default_rng(0)
+    for _ in range(50):
+        lo, hi = (int(x) for x in g.integers(0, 2**63, 2, dtype=np.uint64))
+        lo |= int(g.integers(0, 2)) << 63
+        n = int(g.integers(65, 129))
+        for a in range(-2, n + 2):
+            want = 0 <= a < n and bool(((hi << 64) | lo) >> a & 1)
+            assert bitmask.action_in(np.uint64(lo), np.uint64(hi), a, n) == want, (lo, hi, a, n)

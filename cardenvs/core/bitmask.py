@@ -101,3 +101,15 @@ def clear(out, lo, hi):
     """``out[lo:hi] = 0`` through unsigned indices (vectorised; see ``spread``); ``lo >= 0``."""
     for i in range(np.uint64(lo), np.uint64(hi)):
         out[i] = 0
+
+
+@njit(cache=True, inline="always")
+def action_in(lo, hi, a, num_actions):
+    """Is action ``a`` in the two-word action set ``(lo, hi)``: bit ``a`` of ``lo`` for ``a < 64``,
+    bit ``a - 64`` of ``hi`` above? False outside ``0..num_actions - 1`` (the legality caches
+    that Banque and Piquet keep in their states)."""
+    if a < 0 or a >= num_actions:
+        return False
+    if a < 64:
+        return (np.uint64(lo) >> np.uint64(a)) & np.uint64(1) == np.uint64(1)
+    return (np.uint64(hi) >> np.uint64(a - 64)) & np.uint64(1) == np.uint64(1)

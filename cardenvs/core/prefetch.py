@@ -3,8 +3,8 @@
 At N = 8192 a batch's observations (1.4-2 KB a row, 11-17 MB in all) no longer fit in the
 caches, and writing a row stalls on fetching its cache lines. ``prefetch_ahead(out, b)``, called
 before writing row ``b``, asks the CPU to start fetching row ``b + PREFETCH_ROWS`` for writing,
-so the fetches overlap the work on the rows before it (``benchmarks/profile_step.py``: the batched
-step 17-54% faster at N = 8192 in paired runs). Below ``PREFETCH_MIN_BYTES`` the buffer stays in
+so the fetches overlap the work on the rows before it (the batched step 4-44% faster at N = 8192
+in paired runs, Four Aces most; level at N = 1024). Below ``PREFETCH_MIN_BYTES`` the buffer stays in
 cache and the hints would only cost instructions, so none are issued.
 
 A prefetch is only a hint: it changes no value anywhere. Under ``NUMBA_DISABLE_JIT=1`` it is a

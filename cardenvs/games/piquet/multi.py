@@ -167,7 +167,7 @@ from numba import njit
 from cardenvs.core.prefetch import prefetch_ahead
 
 from ...core import rng
-from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, clear, spread
+from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, clear, spread
 from ...core.cards import format_card, format_cards
 from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
 from ...core.state import PackedState, StateLayout
@@ -999,11 +999,7 @@ def _legal(s, b, cfg, out):
 @njit(cache=True, inline="always")
 def _is_legal(s, b, cfg, a):
     """Is action ``a`` legal for the seat to act (the set ``_legal`` last wrote)?"""
-    if a < 0 or a >= NUM_ACTIONS:
-        return False
-    if a < 64:
-        return (s.m[b, M_LEGAL] >> np.uint64(a)) & np.uint64(1) == np.uint64(1)
-    return (s.m[b, M_LEGAL + 1] >> np.uint64(a - 64)) & np.uint64(1) == np.uint64(1)
+    return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
 @njit(cache=True, inline="always")

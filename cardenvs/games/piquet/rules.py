@@ -153,7 +153,7 @@ from numba import njit
 from cardenvs.core.prefetch import prefetch_ahead
 
 from ...core import rng
-from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, spread
+from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, spread
 from ...core.cards import Deck, format_card, format_cards, piquet_deck
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
 from ...core.state import PackedState, StateLayout
@@ -1784,11 +1784,7 @@ def _legal(s, b, cfg, out):
 @njit(cache=True, inline="always")
 def _is_legal(s, b, cfg, a):
     """Is action ``a`` legal for the seat to act (the set ``_legal`` last wrote)?"""
-    if a < 0 or a >= NUM_ACTIONS:
-        return False
-    if a < 64:
-        return (s.m[b, M_LEGAL] >> np.uint64(a)) & np.uint64(1) == np.uint64(1)
-    return (s.m[b, M_LEGAL + 1] >> np.uint64(a - 64)) & np.uint64(1) == np.uint64(1)
+    return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
 @njit(cache=True, inline="always")
