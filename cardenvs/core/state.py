@@ -19,8 +19,14 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numba import config
 
 ARRAYS = {"m": np.uint64, "v": np.int16, "f": np.int8}
+if config.DISABLE_JIT:
+    # As plain Python the kernels compute with NumPy scalars, and NumPy 2 keeps an int8 or int16
+    # operand's type (``O_PHASE + f[b, F_PHASE]`` overflows int8); compiled, numba widens them.
+    # Wide arrays give plain Python the compiled code's arithmetic on the same values.
+    ARRAYS = {"m": np.uint64, "v": np.int64, "f": np.int64}
 COMMON_FIELDS = ("key", "episode", "last_points", "deal_no", "dealer", "current", "phase", "winner")
 
 
