@@ -39,10 +39,11 @@ demo: $(STAMP_BASE)
 	$(BIN)/python -m cardenvs.demo --game piquet-v0 --seed 0
 
 ## MaskablePPO on one game (GAME=, STEPS= override): model, logs and learning curve in runs/GAME.
+## Without STEPS, the game's budget from train/hyperparams.py (Piquet: 1.5 M learner steps).
 GAME ?= piquet-v0
-STEPS ?= 1500000
+STEPS ?=
 train: $(STAMP_TRAIN)
-	$(BIN)/python -m train.ppo --game $(GAME) --total-timesteps $(STEPS) --eval-every 250000 \
+	$(BIN)/python -m train.ppo --game $(GAME) $(if $(STEPS),--total-timesteps $(STEPS)) \
 		--out runs/$(GAME)
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too).

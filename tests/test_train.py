@@ -187,3 +187,30 @@ def test_train__policy_agent_plays_what_predict_plays(tiny_model):
         assert np.array_equal(agent.act_batch(obs, mask), expected)
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
         obs, mask, *_ = venv.step(actions)
+
+
+def test_train__per_game_defaults_under_the_command_line():
+    from train import hyperparams
+    from train.ppo import parse
+
+    piquet = parse(["--game", "piquet-v0"])
+    assert (piquet.gamma, piquet.opponent, piquet.total_timesteps) == (0.99, "mix", 1_500_000)
+    assert piquet.config == {"episode": "deal"}
+    banque = parse(["--game", "banque-v0"])
+    tuned = hyperparams.TUNED["banque-v0"]
+    assert (banque.gamma, banque.opponent) == (tuned["gamma"], tuned["opponent"])
+    assert banque.total_timesteps == tuned["total_timesteps"] != piquet.total_timesteps
+    given = parse(["--game", "banque-v0", "--gamma", "0.95", "--opponent", "mix"])
+    assert (given.gamma, given.opponent) == (0.95, "mix")
+
+
+def test_train__hyperparams_name_only_games_and_arguments(monkeypatch):
+    from train import hyperparams
+    from train.ppo import parse
+
+    assert set(hyperparams.TUNED) <= set(cardenvs.GAMES)
+    for game in cardenvs.GAMES:
+        parse(["--game", game])  # every tuned key is an argument (checked in parse)
+    monkeypatch.setitem(hyperparams.TUNED, "esel-v0", {"gama": 1.0})
+    with pytest.raises(KeyError, match="gama"):
+        parse(["--game", "esel-v0"])

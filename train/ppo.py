@@ -27,10 +27,16 @@ moves apart) and in the opponents' policies.
 
 Arguments
 ---------
+The defaults of ``--config``, ``--opponent``, ``--total-timesteps``, ``--gamma`` and
+``--eval-every`` are per game, in ``train/hyperparams.py``: ``COMMON`` (single deals, the mix of
+opponents, 1.5 M steps, gamma 0.99, an evaluation every 250,000 steps) with the game's ``TUNED``
+entry over it (Banque: gamma 1.0, random opponents, 8 M steps, an evaluation every 1 M).
+``summary.json`` records every argument a run used.
+
 --game              environment id (``cardenvs.GAMES``)
 --config            the game's config for training as JSON (default: single deals,
                     '{"episode": "deal"}': a reward at the end of every deal)
---opponent          random | heuristic | self | mix (training opponents; default mix)
+--opponent          random | heuristic | self | mix (training opponents)
 --pool-size         snapshots kept as self-play opponents
 --total-timesteps   learner steps to train for
 --num-envs          games stepped together
@@ -63,6 +69,7 @@ import cardenvs  # noqa: E402
 from agents import RandomAgent, heuristic_for  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from cardenvs.wrappers import sb3_vec_env  # noqa: E402
+from train import hyperparams  # noqa: E402
 from train.evaluate import evaluate as evaluate_against  # noqa: E402
 
 OPPONENTS = ("random", "heuristic", "self", "mix")
@@ -145,10 +152,10 @@ def plot(rows: list[dict], path: Path, title: str = "") -> None:
 def parse(argv=None):
     p = argparse.ArgumentParser(description="MaskablePPO on a cardenvs game")
     p.add_argument("--game", default="piquet-v0", choices=list(cardenvs.GAMES))
-    p.add_argument("--config", default='{"episode": "deal"}')
-    p.add_argument("--opponent", default="mix", choices=list(OPPONENTS))
+    p.add_argument("--config")
+    p.add_argument("--opponent", choices=list(OPPONENTS))
     p.add_argument("--pool-size", type=int, default=5)
-    p.add_argument("--total-timesteps", type=int, default=200_000)
+    p.add_argument("--total-timesteps", type=int)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--net", type=int, nargs="*", default=[256, 256])
@@ -156,14 +163,21 @@ def parse(argv=None):
     p.add_argument("--n-steps", type=int, default=64)
     p.add_argument("--batch-size", type=int, default=1024)
     p.add_argument("--n-epochs", type=int, default=4)
-    p.add_argument("--gamma", type=float, default=0.99)
+    p.add_argument("--gamma", type=float)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--clip-range", type=float, default=0.2)
-    p.add_argument("--eval-every", type=int, default=50_000)
+    p.add_argument("--eval-every", type=int)
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--eval-config", default='{"episode": "game"}')
     p.add_argument("--out", default="runs/ppo")
+    # the game's defaults (train/hyperparams.py) fill what the command line leaves out
+    game = p.parse_known_args(argv)[0].game
+    tuned = hyperparams.defaults(game)
+    unknown = set(tuned) - {action.dest for action in p._actions}
+    if unknown:
+        raise KeyError(f"train/hyperparams.py names no argument of train/ppo.py: {sorted(unknown)}")
+    p.set_defaults(**tuned)
     a = p.parse_args(argv)
     if min(a.total_timesteps, a.num_envs, a.eval_games, a.eval_every, a.pool_size) < 1:
         p.error("--total-timesteps, --num-envs, --eval-games, --eval-every, --pool-size: >= 1")
@@ -273,6 +287,7 @@ def main(argv=None) -> dict:
         "config": args.config,
         "eval_config": args.eval_config,
         "opponent": args.opponent,
+        "args": dict(vars(args)),
         "timesteps": done_steps,
         "seconds": seconds,
         "steps_per_s": done_steps / seconds,
