@@ -241,10 +241,11 @@ def main(argv=None) -> dict:
     done_steps = 0
     learn_seconds = 0.0  # inside model.learn: collecting rollouts and updating the networks
     t0 = time.perf_counter()
+    progress = progress_callback(args.total_timesteps, t0)
     while done_steps < args.total_timesteps:
         chunk = min(args.eval_every, args.total_timesteps - done_steps)
         t_learn = time.perf_counter()
-        model.learn(chunk, reset_num_timesteps=False)
+        model.learn(chunk, reset_num_timesteps=False, callback=progress)
         learn_seconds += time.perf_counter() - t_learn
         done_steps += chunk
         for k, opp in enumerate(("random", "heuristic")):
@@ -258,7 +259,8 @@ def main(argv=None) -> dict:
         bar = "#" * int(30 * done_steps / args.total_timesteps)
         last = {r["opponent"]: r for r in rows[-2:]}
         print(
-            f"[{bar:30s}] {done_steps:,}/{args.total_timesteps:,} steps "
+            ("\r" if sys.stdout.isatty() else "")  # over the live progress bar
+            + f"[{bar:30s}] {done_steps:,}/{args.total_timesteps:,} steps "
             f"{done_steps / (time.perf_counter() - t0):,.0f} steps/s | "
             + " | ".join(
                 f"vs {o}: {v['win_rate']:.2f} ({v['ci_low']:.2f}-{v['ci_high']:.2f})"
@@ -308,6 +310,38 @@ def main(argv=None) -> dict:
     print(f"model: {out / 'model.zip'}; logs: {out}/progress.csv, {out}/eval.csv; plot: ", end="")
     print(out / "learning_curve.png")
     return summary
+
+
+def progress_callback(total: int, t0: float, stream=None):
+    """An SB3 callback drawing a progress bar after every rollout: rewritten in place on a
+    terminal, one line per 5% of ``total`` otherwise (logs stay readable)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    stream = stream or sys.stdout
+    live = stream.isatty()
+
+    class Progress(BaseCallback):
+        shown = 0  # the last 5% step printed (not on a terminal)
+
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_rollout_end(self) -> None:
+            done = min(self.num_timesteps, total)
+            step = int(20 * done / total)
+            if not live and step <= self.shown:
+                return
+            self.shown = step
+            rate = done / max(time.perf_counter() - t0, 1e-9)
+            eta = (total - done) / rate if rate else float("inf")
+            bar = "#" * int(30 * done / total)
+            line = (
+                f"[{bar:30s}] {done:,}/{total:,} steps {rate:,.0f} steps/s, {eta / 60:.1f} min left"
+            )
+            stream.write(f"\r{line:100s}" if live else line + "\n")
+            stream.flush()
+
+    return Progress()
 
 
 def _save(model, out: Path, steps: int) -> Path:
