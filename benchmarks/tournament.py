@@ -130,33 +130,48 @@ def win_shares(rewards: np.ndarray) -> np.ndarray:
 
 
 def head_to_head(
-    env_id: str, agent, opponent, n: int, seed: int, config: dict, solo: bool = False
+    env_id: str,
+    agent,
+    opponent,
+    n: int,
+    seed: int,
+    config: dict,
+    solo: bool = False,
+    side: bool = False,
 ) -> dict:
     """``agent`` against ``opponent``: ``n`` games for every seating arrangement that uses both
     (the opponent fills the other seats), or with ``solo`` for every seat of the agent alone
-    against P - 1 opponents; the agent's win rate (a shared win counts as a share) with its 95%
-    Wilson interval, mean reward and decisions per second. (In the round robin an agent holding
-    k of P seats can score at most 1/k per seat; ``solo`` is the one-learner view of training.)"""
-    P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
+    against P - 1 opponents, or with ``side`` for every side of the agent playing all its seats
+    (partnership Piquet: both partners; the engine's ``sides``); the agent's win rate (a shared
+    win counts as a share; with ``side``, the side's share, against 1 / the number of sides)
+    with its 95% Wilson interval, mean reward and decisions per second. (In the round robin an
+    agent holding k of P seats can score at most 1/k per seat; ``solo`` is the one-learner view
+    of training.)"""
+    venv = cardenvs.make_vector(env_id, 1, seed=0, **config)
+    P = venv.num_seats
     arr = np.asarray(arrangements(P))
-    if solo:
+    if side:
+        sides = {frozenset(s) for s in venv.sides}
+        arr = arr[[frozenset(np.flatnonzero(a)) in sides for a in arr]]
+    elif solo:
         arr = arr[arr.sum(axis=1) == 1]
     seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
     r, _, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
     mine = seats == 1
     won = (win_shares(r) * mine).sum()
     reward_sum = (r * mine).sum()
-    seats_played = mine.sum()
+    # with ``side`` a game counts once (its seats' shares summed); otherwise each seat played
+    played = len(seats) if side else mine.sum()
     decisions, spent = dec[1], sp[1]
-    lo, hi = wilson(won, seats_played)
+    lo, hi = wilson(won, played)
     return {
         "opponent": getattr(opponent, "name", type(opponent).__name__),
-        "games": int(seats_played),
-        "win_rate": won / seats_played,
+        "games": int(played),
+        "win_rate": won / played,
         "ci_low": lo,
         "ci_high": hi,
-        "baseline": 1.0 / P,
-        "mean_return": reward_sum / seats_played,
+        "baseline": 1.0 / (len(venv.sides) if side else P),
+        "mean_return": reward_sum / mine.sum(),
         "decisions_per_s": decisions / spent if spent else None,
     }
 

@@ -172,11 +172,15 @@ class SingleAgentEnv(gymnasium.Env):
 _SB3_CLASS = None
 
 
-def sb3_vec_env(env_id: str, num_envs: int = 8, seed: int = 0, opponents=None, **config):
+def sb3_vec_env(
+    env_id: str, num_envs: int = 8, seed: int = 0, opponents=None, team: bool = False, **config
+):
     """A stable-baselines3 ``VecEnv`` over the batched engine (SB3 imported here, lazily).
 
     Row ``b``'s learner plays seat ``b % num_seats`` (the learner's seat rotates across games);
-    the other seats are played in batch by ``opponents``: an agent with ``act_batch(observations,
+    with ``team=True`` it plays every seat of side ``b % len(sides)`` instead (partnership Piquet:
+    both partners; the engine's ``sides``), each move observed from the seat that makes it. The
+    other seats are played in batch by ``opponents``: an agent with ``act_batch(observations,
     masks)``, a callable of the same signature (e.g. a frozen copy of the learner's policy), or
     ``None`` for uniformly random legal actions. An object with ``act_rows(rows, observations,
     masks)`` is told which rows it plays (a pool that gives each game its own opponent). Rewards
@@ -187,7 +191,7 @@ def sb3_vec_env(env_id: str, num_envs: int = 8, seed: int = 0, opponents=None, *
     global _SB3_CLASS
     if _SB3_CLASS is None:
         _SB3_CLASS = _make_sb3_class()
-    return _SB3_CLASS(env_id, num_envs, seed, opponents, **config)
+    return _SB3_CLASS(env_id, num_envs, seed, opponents, team, **config)
 
 
 def _make_sb3_class():
@@ -196,7 +200,7 @@ def _make_sb3_class():
     class CardSB3VecEnv(VecEnv):
         """See ``sb3_vec_env``."""
 
-        def __init__(self, env_id, num_envs, seed, opponents, **config):
+        def __init__(self, env_id, num_envs, seed, opponents, team, **config):
             module, defaults = lookup(env_id)
             self.env_id = env_id
             self.engine = getattr(module, module.VECTOR_CLASS)(
@@ -207,7 +211,14 @@ def _make_sb3_class():
             self.render_mode = None  # no rendering through SB3 (SB3 asks before it is set)
             super().__init__(num_envs, obs_space, gymnasium.spaces.Discrete(game.num_actions))
             self.P = self.engine.num_seats
-            self.seats = np.arange(num_envs) % self.P
+            groups = self.engine.sides if team else tuple((p,) for p in range(self.P))
+            # learner[b, p]: the learner plays seat p in row b; seats[b]: the seat whose reward
+            # is the learner's (partners' rewards are equal) and whose view ends a game
+            self.learner = np.zeros((num_envs, self.P), bool)
+            for b in range(num_envs):
+                self.learner[b, list(groups[b % len(groups)])] = True
+            self.seats = self.learner.argmax(axis=1)
+            self.team = bool(team)
             self.opponents = opponents
             self.seed_value = seed
             self._rng = np.random.default_rng(seed)
@@ -224,7 +235,7 @@ def _make_sb3_class():
             self._rewards = np.zeros(self.num_envs, np.float32)
             self._done = np.zeros(self.num_envs, bool)
             self._play_opponents()
-            obs = self.engine.observe(self.seats)
+            obs = self.engine.observe(self._learner_seats())
             self.timing["env"] += time.perf_counter() - t0
             return obs
 
@@ -252,7 +263,7 @@ def _make_sb3_class():
                 self._done[:] = False
                 self._play_opponents(track=False)
                 self._done = live_before
-            obs = self.engine.observe(self.seats)
+            obs = self.engine.observe(self._learner_seats())
             self.timing["env"] += time.perf_counter() - t0
             return obs, self._rewards.copy(), self._done.copy(), infos
 
@@ -282,6 +293,12 @@ def _make_sb3_class():
             return [seed for _ in range(self.num_envs)]
 
         # -- internals -------------------------------------------------------------------------
+        def _learner_seats(self):
+            """The learner's seat to act in each row (``seats[b]`` where it is not to act)."""
+            cur = self.engine.current_player.astype(np.int64)
+            mine = (cur >= 0) & self.learner[self._rows, np.maximum(cur, 0)]
+            return np.where(mine, cur, self.seats)
+
         def _step(self, actions, acting, track=True):
             """Step the rows in ``acting`` with ``actions``; other rows are left unchanged (they
             get an action that is illegal for them, which the kernels skip)."""
@@ -299,7 +316,8 @@ def _make_sb3_class():
             """Let the other seats move until every live row waits for its learner."""
             for _ in range(100_000):
                 cur = self.engine.current_player.astype(np.int64)
-                acting = (cur >= 0) & (cur != self.seats) & ~self._done
+                mine = self.learner[self._rows, np.maximum(cur, 0)]
+                acting = (cur >= 0) & ~mine & ~self._done
                 if not acting.any():
                     return
                 rows = np.flatnonzero(acting)

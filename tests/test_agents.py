@@ -209,3 +209,23 @@ def test_head_to_head__solo_seats_the_agent_alone_in_each_seat():
     every = head_to_head("banque-v0", heuristic_for("banque-v0", 1), RandomAgent(2), 3, 0, config)
     # 14 arrangements of two agents over four seats, the agent in 1, 2 or 3 of them: 28 seats
     assert every["games"] == 3 * 28
+
+
+def test_head_to_head__side_seats_the_agent_in_every_seat_of_one_side():
+    from benchmarks.tournament import head_to_head, play_games
+
+    game, config, n = "partnership_piquet-v0", {"episode": "deal"}, 6
+    side = head_to_head(game, heuristic_for(game, 1), RandomAgent(2), n, 0, config, side=True)
+    assert side["games"] == 2 * n and side["baseline"] == 0.5
+    # the same games played directly: the heuristic holds seats 1 and 3, then 0 and 2
+    seats = np.repeat([[0, 1, 0, 1], [1, 0, 1, 0]], n, axis=0)
+    r, *_ = play_games(game, seats, [RandomAgent(2), heuristic_for(game, 1)], 2 * n, 0, config)
+    mine = r[np.arange(2 * n), seats.argmax(axis=1)]
+    theirs = r[np.arange(2 * n), seats.argmin(axis=1)]
+    expected = ((mine > theirs) + 0.5 * (mine == theirs)).mean()
+    assert side["win_rate"] == pytest.approx(expected)
+    # without partners a side is a seat: the same games as ``solo``
+    solo = head_to_head("piquet-v0", RandomAgent(1), RandomAgent(2), 4, 0, config, solo=True)
+    alone = head_to_head("piquet-v0", RandomAgent(1), RandomAgent(2), 4, 0, config, side=True)
+    del alone["decisions_per_s"], solo["decisions_per_s"]  # timings
+    assert alone == solo

@@ -524,3 +524,21 @@ def test_prefetch__hint_changes_no_value():
     small = np.ones((3, 5), np.float32)
     touch_all(small)
     assert (small == 1).all()
+
+
+@pytest.mark.parametrize("env_id", cardenvs.GAMES)
+def test_vector__sides_partition_the_seats_and_partners_share_rewards(env_id):
+    venv = cardenvs.make_vector(env_id, 64, seed=5, episode="deal")
+    seats = sorted(p for side in venv.sides for p in side)
+    assert seats == list(range(venv.num_seats))
+    expected = ((0, 2), (1, 3)) if env_id == "partnership_piquet-v0" else None
+    assert venv.sides == (expected or tuple((p,) for p in range(venv.num_seats)))
+    aec = cardenvs.make(env_id).unwrapped
+    assert aec.sides == tuple(tuple(f"player_{p}" for p in side) for side in venv.sides)
+    obs, mask, _ = venv.reset()
+    policy, ended = RandomLegal(1), 0
+    while ended < 64:
+        obs, mask, rewards, terminated, _, _ = venv.step(policy(mask))
+        for side in venv.sides:
+            assert (rewards[:, list(side)] == rewards[:, [side[0]]]).all()
+        ended += int(terminated.sum())

@@ -152,3 +152,35 @@ def test_wrappers__sb3_vec_env_runs_maskable_ppo():
     model.learn(256)
     a, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv))
     assert get_action_masks(venv)[np.arange(4), a].all()
+
+
+def test_wrappers__sb3_vec_env_team_plays_both_partners():
+    """With ``team=True`` the learner plays every seat of its side, each move observed from the
+    seat that makes it, and gets the side's reward; without partners it is the plain env."""
+    pytest.importorskip("stable_baselines3", reason="needs the train extra")
+    from cardenvs.wrappers import sb3_vec_env
+
+    venv = sb3_vec_env("partnership_piquet-v0", num_envs=4, seed=3, team=True, episode="deal")
+    sides = [{0, 2}, {1, 3}, {0, 2}, {1, 3}]
+    assert [set(np.flatnonzero(row)) for row in venv.learner] == sides
+    obs = venv.reset()
+    rng = np.random.default_rng(0)
+    acted = [set() for _ in range(4)]
+    ends = 0
+    for _ in range(300):
+        cur = venv.engine.current_player.astype(int)
+        for b in range(4):
+            assert cur[b] in sides[b], "every row waits for one of its learner's seats"
+            acted[b].add(cur[b])
+        np.testing.assert_array_equal(obs, venv.engine.observe(cur))
+        masks = venv.action_masks()
+        obs, rewards, dones, infos = venv.step([rng.choice(np.flatnonzero(m)) for m in masks])
+        for b in np.flatnonzero(dones):
+            assert rewards[b] in (-1.0, 0.0, 1.0) and "terminal_observation" in infos[b]
+            ends += 1
+        assert (rewards[~dones] == 0).all()
+    assert ends > 0 and all(len(a) == 2 for a in acted), "the learner moved for both partners"
+    plain = sb3_vec_env("piquet-v0", num_envs=4, seed=3, episode="deal")
+    alone = sb3_vec_env("piquet-v0", num_envs=4, seed=3, team=True, episode="deal")
+    np.testing.assert_array_equal(plain.learner, alone.learner)
+    np.testing.assert_array_equal(plain.reset(), alone.reset())

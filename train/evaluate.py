@@ -19,6 +19,8 @@ model               a model saved by ``train/ppo.py`` (``model.zip`` or a checkp
 --seed              seed of the games and of the opponents
 --stochastic        sample from the masked policy instead of playing its most probable action
 --all-seatings      every arrangement of the two agents (the model may hold several seats)
+--side              the model plays every seat of one side, each side in turn (partnership
+                    Piquet: both partners); the side's win rate against 1 / the number of sides
 --ismcts-iterations ISMCTS budget per move
 --json              write the results here
 """
@@ -48,13 +50,14 @@ def evaluate(
     deterministic: bool = True,
     iterations: int = 200,
     solo: bool = True,
+    side: bool = False,
 ) -> list[dict]:
     """Win rates of ``model`` (a path or a loaded ``MaskablePPO``) against each opponent kind."""
     agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
     rows = []
     for k, kind in enumerate(against):
         opponent = make_agent(kind, game, seed + 7919 * (k + 1), iterations=iterations)
-        row = head_to_head(game, agent, opponent, n, seed, config, solo=solo)
+        row = head_to_head(game, agent, opponent, n, seed, config, solo=solo, side=side)
         row["opponent"] = kind
         rows.append(row)
     return rows
@@ -70,11 +73,14 @@ def parse(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--stochastic", action="store_true")
     p.add_argument("--all-seatings", action="store_true")
+    p.add_argument("--side", action="store_true")
     p.add_argument("--ismcts-iterations", type=int, default=200)
     p.add_argument("--json", default=None)
     a = p.parse_args(argv)
     if a.n < 1:
         p.error("--n must be at least 1")
+    if a.side and a.all_seatings:
+        p.error("--side and --all-seatings are two different seatings: give one")
     for kind in a.against:
         if kind not in AGENTS and not kind.startswith("ppo:"):
             p.error(f"unknown opponent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
@@ -99,6 +105,7 @@ def main(argv=None) -> list[dict]:
         deterministic=not a.stochastic,
         iterations=a.ismcts_iterations,
         solo=not a.all_seatings,
+        side=a.side,
     )
     for r in rows:
         print(

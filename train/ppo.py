@@ -38,6 +38,8 @@ entry over it (Banque: gamma 1.0, random opponents, 8 M steps, an evaluation eve
                     '{"episode": "deal"}': a reward at the end of every deal)
 --opponent          random | heuristic | self | mix (training opponents)
 --pool-size         snapshots kept as self-play opponents
+--team              the learner plays every seat of its side (partnership Piquet: both
+                    partners), and is evaluated as a side (``train.evaluate --side``)
 --total-timesteps   learner steps to train for
 --num-envs          games stepped together
 --seed              seed of the engine, the agents and the network
@@ -112,13 +114,15 @@ def training_opponents(kind: str, game: str, seed: int, snapshots: list, num_env
     return OpponentPool(members, num_envs, seed + len(snapshots))
 
 
-def evaluate(model, game: str, config: dict, opponent: str, games: int, seed: int) -> dict:
+def evaluate(
+    model, game: str, config: dict, opponent: str, games: int, seed: int, team: bool = False
+) -> dict:
     """Win rate of the deterministic masked policy against ``opponent`` over about ``games``
-    games (``train.evaluate``: the learner alone in each seat in turn, the opponent in all the
-    others; a shared win is a share)."""
-    P = cardenvs.make_vector(game, 1, **config).num_seats
-    n = max(1, games // P)  # the learner alone in each seat in turn
-    return evaluate_against(model, game, config, [opponent], n, seed)[0]
+    games (``train.evaluate``: the learner alone in each seat in turn, or with ``team`` in all
+    the seats of each side in turn, the opponent in all the others; a shared win is a share)."""
+    venv = cardenvs.make_vector(game, 1, **config)
+    n = max(1, games // (len(venv.sides) if team else venv.num_seats))
+    return evaluate_against(model, game, config, [opponent], n, seed, side=team)[0]
 
 
 def plot(rows: list[dict], path: Path, title: str = "") -> None:
@@ -138,7 +142,7 @@ def plot(rows: list[dict], path: Path, title: str = "") -> None:
         ax.plot(x, y, marker="o", label=f"vs {opp}")
         ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
     if rows and "baseline" in rows[0]:
-        ax.axhline(float(rows[0]["baseline"]), color="grey", linestyle="--", label="1/P")
+        ax.axhline(float(rows[0]["baseline"]), color="grey", linestyle="--", label="equal strength")
     ax.set_title(title)
     ax.set_xlabel("learner steps")
     ax.set_ylabel("win rate (95% CI)")
@@ -155,6 +159,7 @@ def parse(argv=None):
     p.add_argument("--config")
     p.add_argument("--opponent", choices=list(OPPONENTS))
     p.add_argument("--pool-size", type=int, default=5)
+    p.add_argument("--team", action="store_true")
     p.add_argument("--total-timesteps", type=int)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--seed", type=int, default=0)
@@ -207,6 +212,7 @@ def main(argv=None) -> dict:
         num_envs=args.num_envs,
         seed=args.seed,
         opponents=training_opponents(args.opponent, args.game, args.seed, snapshots, args.num_envs),
+        team=args.team,
         **args.config,
     )
     # compile the kernels (first use after a fresh install) before the environment's time counts
@@ -250,7 +256,7 @@ def main(argv=None) -> dict:
         done_steps += chunk
         for k, opp in enumerate(("random", "heuristic")):
             seed = args.seed + 1 + k
-            r = evaluate(model, args.game, args.eval_config, opp, args.eval_games, seed)
+            r = evaluate(model, args.game, args.eval_config, opp, args.eval_games, seed, args.team)
             r["timesteps"] = done_steps
             r["seconds"] = time.perf_counter() - t0
             rows.append(r)

@@ -60,6 +60,10 @@ class CardAECEnv(AECEnv):
         p = self._engine.num_seats
         self.possible_agents = [f"player_{i}" for i in range(p)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        # the agents grouped by the side they play for (partners share every reward)
+        self.sides = tuple(
+            tuple(self.possible_agents[p] for p in side) for side in self._engine.sides
+        )
         obs_space = spaces.Dict(
             {
                 "observation": self._engine.single_observation_space,

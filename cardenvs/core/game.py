@@ -194,6 +194,15 @@ class GameDef:
     legal_row: Callable  # kernel (state, row, cfg, out): the legal-action mask of one row
     deal_extras: Callable | None = None  # (state, row, config) -> extra fields of a finished deal
     determinize: Callable | None = None  # (state, row, config, seat, rng): redraw hidden info
+    # (config) -> the seats grouped into sides that share every reward (partners), e.g.
+    # ((0, 2), (1, 3)); None: every seat plays for itself
+    sides: Callable[[Any], tuple] | None = None
+
+    def sides_of(self, config) -> tuple[tuple[int, ...], ...]:
+        """The sides of a game with ``config``: tuples of seats sharing every reward."""
+        if self.sides is None:
+            return tuple((p,) for p in range(self.num_seats(config)))
+        return tuple(tuple(side) for side in self.sides(config))
 
     @classmethod
     def from_rules(cls, rules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:

@@ -13,6 +13,9 @@ step that ends a game), ``terminated``/``truncated`` ``(N,) bool`` and ``info["c
 same call: the rewards and ``terminated`` of that step belong to the finished game, the
 observation and mask to the new one. Episodes are bounded, so ``truncated`` is always False.
 
+``sides`` groups the seats by the side they play for: partners share every reward (partnership
+Piquet: ``((0, 2), (1, 3))``; the other games: every seat alone, ``((0,), (1,), ...)``).
+
 The returned arrays are the engine's own buffers, overwritten by the next call: copy what you
 keep. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset with
 ``seed=s + b``.
@@ -111,6 +114,8 @@ class CardVectorEnv:
         self._cfg = self.config.to_array()
         self.num_envs = int(num_envs)
         self.num_seats = g.num_seats(self.config)
+        # seats grouped by the side they play for (partners share every reward)
+        self.sides = g.sides_of(self.config)
         self.num_actions = g.num_actions
         self.obs_dim = g.obs_dim
         self.autoreset = bool(autoreset)

@@ -1564,6 +1564,8 @@ def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
         legal_row=legal_row,
         deal_extras=deal_extras,
         determinize=determinize,
+        # partnership: partners sit opposite (spec 3.3); normand: every player for himself
+        sides=(lambda config: ((0, 2), (1, 3))) if num_seats == 4 else None,
     )
 
 
