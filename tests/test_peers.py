@@ -29,8 +29,9 @@ def _importable(*modules: str) -> bool:
 
 
 @pytest.fixture
-def jax_compile_cache(request):
-    """Reuse pgx's compiled step functions across test runs (compiling is most of its cost)."""
+def jax_compile_cache(request, tmp_path_factory):
+    """Reuse pgx's compiled step functions across test runs (compiling is most of its cost);
+    within this run only when pytest's cache is switched off (``-p no:cacheprovider``)."""
     if not _importable("jax"):
         yield
         return
@@ -38,7 +39,9 @@ def jax_compile_cache(request):
 
     names = ("jax_compilation_cache_dir", "jax_persistent_cache_min_compile_time_secs")
     old = {n: getattr(jax.config, n) for n in names}
-    jax.config.update(names[0], str(request.config.cache.mkdir("jax-compilation-cache")))
+    cache = getattr(request.config, "cache", None)
+    where = cache.mkdir("jax-compilation-cache") if cache else tmp_path_factory.mktemp("jax")
+    jax.config.update(names[0], str(where))
     jax.config.update(names[1], 0.0)
     yield
     for n, v in old.items():
