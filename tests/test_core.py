@@ -390,3 +390,22 @@ def test_bitmask__action_in_reads_two_word_action_sets():
         for a in range(-2, n + 2):
             want = 0 <= a < n and bool(((hi << 64) | lo) >> a & 1)
             assert bitmask.action_in(np.uint64(lo), np.uint64(hi), a, n) == want, (lo, hi, a, n)
+
+
+def test_seat_mod_is_python_modulo_on_its_range():
+    from cardenvs.core.seats import seat_mod
+
+    for n in range(1, 7):
+        for d in range(-n, 2 * n):
+            assert seat_mod(d, n) == d % n
+            assert seat_mod.py_func(d, n) == d % n
+
+
+def test_observation_scales_are_exact_as_reciprocal_products():
+    """The observation kernels scale integers by ``x * (1.0 / c)`` rather than ``x / c``
+    (a division is slow); in float32 both give the same value for every integer they see."""
+    x = np.arange(-100_000, 100_001, dtype=np.float64)
+    for c in (2, 3, 4, 5, 6, 8, 10, 12, 18, 20, 36, 54, 100, 120, 124, 300):
+        np.testing.assert_array_equal(
+            (x / c).astype(np.float32), (x * (1.0 / c)).astype(np.float32)
+        )

@@ -201,6 +201,7 @@ from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, lowest, popcount, spread
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
+from ...core.seats import seat_mod
 from ...core.state import PackedState, StateLayout
 
 NAME = "banque"
@@ -886,7 +887,7 @@ def _next_holder(s, b, cfg, seat):
     """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
     P = _np(cfg)
     for k in range(1, P + 1):
-        p = (seat + k) % P
+        p = seat_mod(seat + k, P)
         if _in_hand(s, b, p):
             return p
     return seat
@@ -897,10 +898,10 @@ def _first_participant(s, b, cfg):
     """The first seat clockwise from the dealer's left taking part in the hand."""
     P = _np(cfg)
     for k in range(1, P + 1):
-        p = (s.f[b, F_DEALER] + k) % P
+        p = seat_mod(s.f[b, F_DEALER] + k, P)
         if s.f[b, F_SITTING + p] == 0:
             return p
-    return (s.f[b, F_DEALER] + 1) % P
+    return seat_mod(s.f[b, F_DEALER] + 1, P)
 
 
 @njit(cache=True)
@@ -1145,7 +1146,7 @@ def _ask_next(s, b, cfg, after):
     nxt = s.f[b, F_NEXT_MOVER]
     p = after
     for _ in range(P):
-        p = (p + 1) % P
+        p = seat_mod(p + 1, P)
         if p == nxt:
             return False
         if _in_hand(s, b, p) and _has_special(s, b, cfg, p):
@@ -1508,7 +1509,7 @@ def _apply(s, b, cfg, a):
         s.f[b, F_TRUMP + seat] = a - ACTION_TRUMP
         nxt = seat
         for k in range(1, P + 1):
-            nxt = (seat + k) % P
+            nxt = seat_mod(seat + k, P)
             if s.f[b, F_SITTING + nxt] == 0:
                 break
         if nxt == _first_participant(s, b, cfg):
@@ -1621,7 +1622,7 @@ def _observe_numbers(s, b, cfg, seat, out):
             out[O_HAND_SIZE + k] = popcount(s.m[b, M_HAND + p]) * (1.0 / 36.0)
         t = s.f[b, F_TRUMP + p]
         out[O_TRUMPS + 5 * k + (t if t >= 0 else 4)] = 1.0
-        out[O_OUT + k] = s.f[b, F_OUT + p] / 3.0
+        out[O_OUT + k] = s.f[b, F_OUT + p] * (1.0 / 3.0)
         out[O_BANK_POINTS + k] = s.v[b, V_BANK_POINTS + p] * (1.0 / 124.0)
         out[O_BONUS + k] = min(s.v[b, V_BONUS + p] * 0.01, 4.0)
         out[O_TOTAL + k] = min(max(s.v[b, V_TOTAL + p] / cfg[C_TARGET], -20.0), 20.0)
@@ -1632,17 +1633,17 @@ def _observe_numbers(s, b, cfg, seat, out):
             out[O_DEALER + k] = 1.0
     mine = s.f[b, F_CURRENT] == seat
     for suit in range(4):
-        out[O_CLASS + suit] = s.f[b, F_CLASS + suit] / 2.0
+        out[O_CLASS + suit] = s.f[b, F_CLASS + suit] * (1.0 / 2.0)
     mover = s.f[b, F_NEXT_MOVER] if ph == PHASE_INTERRUPT else s.f[b, F_CURRENT]
     if mover >= 0:
-        out[O_MOVER + (mover - seat) % P] = 1.0
-    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) / 36.0
+        out[O_MOVER + seat_mod(mover - seat, P)] = 1.0
+    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) * (1.0 / 36.0)
     out[O_PHASE + ph] = 1.0
     out[O_TO_ACT] = 1.0 if mine else 0.0
     if s.f[b, F_SEVEN] > 0 and ph != PHASE_INTERRUPT:
         out[O_SEVEN + s.f[b, F_SEVEN] - 1] = 1.0
     out[O_DRAWS] = s.f[b, F_DRAWS] / cfg[C_DRAWS] if ph != PHASE_INTERRUPT else 0.0
-    out[O_FAILS] = min(s.f[b, F_FAILS], 4) / 4.0
+    out[O_FAILS] = min(s.f[b, F_FAILS], 4) * (1.0 / 4.0)
     out[O_HAND_NO] = s.f[b, F_DEAL_NO] / cfg[C_MAX_HANDS]
 
 

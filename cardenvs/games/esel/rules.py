@@ -112,6 +112,7 @@ from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, lowest, popcount, spread
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
+from ...core.seats import seat_mod
 from ...core.state import PackedState, StateLayout
 
 NAME = "esel"
@@ -750,7 +751,7 @@ def _take_trick(s, b, cfg):
     s.f[b, F_TRICKS + w] += 1
     s.f[b, F_TRICK_N] = 0
     for i in range(P):
-        p = (w + i) % P
+        p = seat_mod(w + i, P)
         if s.f[b, F_STOCK] < NUM_CARDS:
             s.m[b, M_HAND + p] |= bit(s.f[b, F_DECK + s.f[b, F_STOCK]])
             s.f[b, F_STOCK] += 1
@@ -956,15 +957,15 @@ def _apply(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_TRUMP:
         s.f[b, F_TRUMP + seat] = a - ACTION_TRUMP
-        nxt = (seat + 1) % P
-        if nxt == (s.f[b, F_DEALER] + 1) % P:
+        nxt = seat_mod(seat + 1, P)
+        if nxt == seat_mod(s.f[b, F_DEALER] + 1, P):
             s.f[b, F_PHASE] = PHASE_DECLARE
         s.f[b, F_CURRENT] = nxt
         return
     if ph == PHASE_DECLARE:
         s.f[b, F_DECL + seat] = 1 if a == ACTION_GO else 0
-        nxt = (seat + 1) % P
-        if nxt == (s.f[b, F_DEALER] + 1) % P:
+        nxt = seat_mod(seat + 1, P)
+        if nxt == seat_mod(s.f[b, F_DEALER] + 1, P):
             s.f[b, F_PHASE] = PHASE_PLAY
             lead = _first_leader(s, b, cfg)
             s.f[b, F_FIRST_LEADER] = lead
@@ -988,7 +989,7 @@ def _apply(s, b, cfg, a):
     if s.f[b, F_TRICK_N] == P:
         _take_trick(s, b, cfg)
     else:
-        s.f[b, F_CURRENT] = (seat + 1) % P
+        s.f[b, F_CURRENT] = seat_mod(seat + 1, P)
 
 
 @njit(cache=True)
@@ -1003,16 +1004,16 @@ def _observe(s, b, cfg, seat, out):
         out[i] = 0.0
     _planes(s.m[b, M_HAND + seat] if ph != PHASE_TRUMP else np.uint64(0), out, O_HAND)
     for k in range(P):
-        p = (seat + k) % P
+        p = seat_mod(seat + k, P)
         _planes(s.m[b, M_PLAYED + p], out, O_PLAYED + 36 * k)
         t = s.f[b, F_TRUMP + p]
         out[O_TRUMPS + 5 * k + (t if t >= 0 else 4)] = 1.0
         out[O_DECL + 3 * k + s.f[b, F_DECL + p] + 1] = 1.0
-        out[O_BANKS + k] = min(s.f[b, F_BANKS + p], 12) / 6.0
-        out[O_POINTS + k] = s.v[b, V_POINTS + p] / 100.0
-        out[O_TRICKS + k] = s.f[b, F_TRICKS + p] / 18.0
+        out[O_BANKS + k] = min(s.f[b, F_BANKS + p], 12) * (1.0 / 6.0)
+        out[O_POINTS + k] = s.v[b, V_POINTS + p] * (1.0 / 100.0)
+        out[O_TRICKS + k] = s.f[b, F_TRICKS + p] * (1.0 / 18.0)
         if ph != PHASE_TRUMP:
-            out[O_HAND_SIZE + k] = popcount(s.m[b, M_HAND + p]) / 4.0
+            out[O_HAND_SIZE + k] = popcount(s.m[b, M_HAND + p]) * (1.0 / 4.0)
         out[O_SEATS + k] = 1.0
         if p == s.f[b, F_DEALER]:
             out[O_DEALER + k] = 1.0
@@ -1021,20 +1022,20 @@ def _observe(s, b, cfg, seat, out):
         table |= bit(s.f[b, F_TRICK_CARDS + i])
     _planes(table, out, O_TABLE)
     if s.f[b, F_TRICK_N] > 0:
-        out[O_LEADER + (s.f[b, F_TRICK_SEATS] - seat) % P] = 1.0
+        out[O_LEADER + seat_mod(s.f[b, F_TRICK_SEATS] - seat, P)] = 1.0
     if s.f[b, F_TRICK_N] > 0:
         out[O_MAIN_CARD + lid(s.f[b, F_MAIN_CARD])] = 1.0
         out[O_MAIN_SUIT + s.f[b, F_MAIN_SUIT]] = 1.0
-        out[O_WIN_SEAT + (s.f[b, F_WIN_SEAT] - seat) % P] = 1.0
+        out[O_WIN_SEAT + seat_mod(s.f[b, F_WIN_SEAT] - seat, P)] = 1.0
         out[O_WIN_TYPE + s.f[b, F_WIN_TYPE]] = 1.0
         out[O_FIGHTBACK] = s.f[b, F_FIGHTBACK]
     for suit in range(4):
-        out[O_CLASS + suit] = s.f[b, F_CLASS + suit] / 2.0
-    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) / 36.0
+        out[O_CLASS + suit] = s.f[b, F_CLASS + suit] * (1.0 / 2.0)
+    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) * (1.0 / 36.0)
     out[O_PHASE + ph] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
-    out[O_THRESH] = THRESHOLDS[P, 0] / 100.0
-    out[O_THRESH + 1] = THRESHOLDS[P, 1] / 100.0
+    out[O_THRESH] = THRESHOLDS[P, 0] * (1.0 / 100.0)
+    out[O_THRESH + 1] = THRESHOLDS[P, 1] * (1.0 / 100.0)
     out[O_HAND_NO] = s.f[b, F_DEAL_NO] / cfg[C_MAX_HANDS]
 
 

@@ -93,6 +93,7 @@ from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, popcount, spread
 from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, Deck, format_card, format_cards
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
+from ...core.seats import seat_mod
 from ...core.state import PackedState, StateLayout
 
 NAME = "four_aces"
@@ -562,11 +563,11 @@ def _end_turn(s, b, cfg):
         return
     s.f[b, F_PHASE] = PHASE_DRAW
     s.f[b, F_DRAWN] = -1
-    nxt = (s.f[b, F_CURRENT] + 1) % P
+    nxt = seat_mod(s.f[b, F_CURRENT] + 1, P)
     for _ in range(P):
         if s.f[b, F_SKIP + nxt]:
             s.f[b, F_SKIP + nxt] = 0  # a joker was played on him: he misses this turn (A3)
-            nxt = (nxt + 1) % P
+            nxt = seat_mod(nxt + 1, P)
         else:
             break
     s.f[b, F_CURRENT] = nxt
@@ -658,7 +659,7 @@ def _apply(s, b, cfg, a):
         s.f[b, F_JK_HELD + seat] -= 1
         s.f[b, F_JK_PLAYED + seat] += 1
         if cfg[C_SKIP]:
-            s.f[b, F_SKIP + (seat + 1) % P] = 1
+            s.f[b, F_SKIP + seat_mod(seat + 1, P)] = 1
         _end_turn(s, b, cfg)
         return
     c = a - ACTION_DISCARD
@@ -683,24 +684,24 @@ def _observe(s, b, cfg, seat, out):
         out[i] = 0.0
     _plane52(s.m[b, M_HIDDEN + seat], out, O_HIDDEN)
     for k in range(P):
-        p = (seat + k) % P
+        p = seat_mod(seat + k, P)
         _plane52(s.m[b, M_EXPOSED + p], out, O_EXPOSED + 52 * k)
-        out[O_HSIZE + k] = (popcount(s.m[b, M_HIDDEN + p]) + s.f[b, F_JK_HELD + p]) / 5.0
-        out[O_LIMIT + k] = s.f[b, F_LIMIT + p] / 5.0
-        out[O_JKP + k] = s.f[b, F_JK_PLAYED + p] / 2.0
-        out[O_TOTAL + k] = s.v[b, V_TOTAL + p] / 20.0
+        out[O_HSIZE + k] = (popcount(s.m[b, M_HIDDEN + p]) + s.f[b, F_JK_HELD + p]) * (1.0 / 5.0)
+        out[O_LIMIT + k] = s.f[b, F_LIMIT + p] * (1.0 / 5.0)
+        out[O_JKP + k] = s.f[b, F_JK_PLAYED + p] * (1.0 / 2.0)
+        out[O_TOTAL + k] = s.v[b, V_TOTAL + p] * (1.0 / 20.0)
         out[O_SEATS + k] = 1.0
         if p == s.f[b, F_DEALER]:
             out[O_DEALER + k] = 1.0
     n = s.f[b, F_PILE_N]
     for i in range(n):
-        out[O_PILE + s.f[b, F_PILE + i]] = (i + 1) / 54.0
+        out[O_PILE + s.f[b, F_PILE + i]] = (i + 1) * (1.0 / 54.0)
     if n > 0:
         out[O_TOP + s.f[b, F_PILE + n - 1]] = 1.0
     if s.f[b, F_DRAWN] >= 0:
         out[O_DRAWN + s.f[b, F_DRAWN]] = 1.0
-    out[O_JKH] = s.f[b, F_JK_HELD + seat] / 2.0
-    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) / 54.0
+    out[O_JKH] = s.f[b, F_JK_HELD + seat] * (1.0 / 2.0)
+    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) * (1.0 / 54.0)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     out[O_ROUND] = s.f[b, F_DEAL_NO] / cfg[C_MAX_ROUNDS]

@@ -170,6 +170,7 @@ from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, clear, spread
 from ...core.cards import format_card, format_cards
 from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
+from ...core.seats import seat_mod
 from ...core.state import PackedState, StateLayout
 from .rules import (
     DECK,
@@ -484,7 +485,7 @@ def _next_in_game(s, b, cfg, seat):
     """The next seat to the left of ``seat`` still in the game (play and deal go clockwise)."""
     p = cfg[K_SEATS]
     for k in range(1, p + 1):
-        t = (seat + k) % p
+        t = seat_mod(seat + k, p)
         if _in_game(s, b, t):
             return t
     return seat
@@ -1033,7 +1034,7 @@ def _observe(s, b, cfg, seat, out):
     _planes(s.m[b, M_DISCARDS] if own_exchange else np.uint64(0), out, o[B_DISC])
     _planes(s.m[b, M_SEEN] if own_exchange else np.uint64(0), out, o[B_SEEN])
     for k in range(p):
-        t = (seat + k) % p
+        t = seat_mod(seat + k, p)
         _planes(s.m[b, M_PLAYED + t], out, o[B_PLAYED] + 32 * k)
         _planes(s.m[b, M_SHOWN + t], out, o[B_SHOWN] + 32 * k)
     led = s.f[b, F_LED]
@@ -1042,11 +1043,11 @@ def _observe(s, b, cfg, seat, out):
     ph = s.f[b, F_PHASE]
     out[o[B_PHASE] + ph] = 1.0
     out[o[B_TO_ACT]] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
-    out[o[B_DEALER] + (dealer - seat) % p] = 1.0
+    out[o[B_DEALER] + seat_mod(dealer - seat, p)] = 1.0
     if s.f[b, F_TRICK_N] > 0:
-        out[o[B_LEADER] + (s.f[b, F_TRICK_LEADER] - seat) % p] = 1.0
+        out[o[B_LEADER] + seat_mod(s.f[b, F_TRICK_LEADER] - seat, p)] = 1.0
     for k in range(p):
-        t = (seat + k) % p
+        t = seat_mod(seat + k, p)
         side = _side(cfg, t)
         out[o[B_IN_GAME] + k] = 1.0 if _in_game(s, b, t) else 0.0
         if ph >= PHASE_PLAY and s.f[b, F_CB + t]:
@@ -1055,9 +1056,9 @@ def _observe(s, b, cfg, seat, out):
             out[o[B_BONUS] + 2 * k] = 1.0
         elif s.f[b, F_BONUS + side] == BONUS_REPIQUE:
             out[o[B_BONUS] + 2 * k + 1] = 1.0
-        out[o[B_TRICKS] + k] = s.f[b, F_TRICKS + t] / 10.0
-        out[o[B_DSCORE] + k] = s.v[b, V_DEAL_SCORE + side] / 100.0
-        out[o[B_TOTAL] + k] = s.v[b, V_TOTAL + side] / 100.0
+        out[o[B_TRICKS] + k] = s.f[b, F_TRICKS + t] * (1.0 / 10.0)
+        out[o[B_DSCORE] + k] = s.v[b, V_DEAL_SCORE + side] * (1.0 / 100.0)
+        out[o[B_TOTAL] + k] = s.v[b, V_TOTAL + side] * (1.0 / 100.0)
     if ph >= PHASE_PLAY:
         for c in range(3):
             w = s.f[b, F_DECL_WIN + c]
@@ -1066,12 +1067,12 @@ def _observe(s, b, cfg, seat, out):
             elif w == OUTCOME_NONE:
                 k = p + 1
             else:
-                k = (w - seat) % p
+                k = seat_mod(w - seat, p)
             out[o[B_OUTCOME] + (p + 2) * c + k] = 1.0
-            out[o[B_DPTS] + c] = s.v[b, V_DECL_PTS + c] / 20.0
-        out[o[B_XCH]] = s.f[b, F_TALON_POS] / 2.0
-    out[o[B_TARGET]] = cfg[K_TARGET] / 300.0
-    out[o[B_DEALNO]] = s.f[b, F_DEAL_NO] / 120.0
+            out[o[B_DPTS] + c] = s.v[b, V_DECL_PTS + c] * (1.0 / 20.0)
+        out[o[B_XCH]] = s.f[b, F_TALON_POS] * (1.0 / 2.0)
+    out[o[B_TARGET]] = cfg[K_TARGET] * (1.0 / 300.0)
+    out[o[B_DEALNO]] = s.f[b, F_DEAL_NO] * (1.0 / 120.0)
 
 
 # --- batched kernels (the only entry points the front ends call) -------------------------------

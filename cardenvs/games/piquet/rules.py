@@ -1855,9 +1855,9 @@ def _observe(s, b, cfg, seat, out):
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     elder = _elder(s, b)
     out[O_ELDER] = 1.0 if seat == elder else 0.0
-    out[O_XCOUNT] = s.f[b, F_XCOUNT + seat] / 8.0
-    out[O_XCOUNT + 1] = s.f[b, F_XCOUNT + opp] / 8.0
-    out[O_TALON] = (TALON - s.f[b, F_TALON_POS]) / 8.0
+    out[O_XCOUNT] = s.f[b, F_XCOUNT + seat] * (1.0 / 8.0)
+    out[O_XCOUNT + 1] = s.f[b, F_XCOUNT + opp] * (1.0 / 8.0)
+    out[O_TALON] = (TALON - s.f[b, F_TALON_POS]) * (1.0 / 8.0)
     if s.f[b, F_LOOKED] == 1:
         out[O_LEFT] = 1.0
     elif s.f[b, F_LOOKED] == 0:
@@ -1870,8 +1870,8 @@ def _observe(s, b, cfg, seat, out):
         if w != OUTCOME_PENDING:
             k = 0 if w == seat else (1 if w == opp else 2)
             out[O_OUTCOME + 3 * c + k] = 1.0
-            out[O_DPTS + 2 * c] = s.v[b, V_DECL_PTS + 3 * seat + c] / 20.0
-            out[O_DPTS + 2 * c + 1] = s.v[b, V_DECL_PTS + 3 * opp + c] / 20.0
+            out[O_DPTS + 2 * c] = s.v[b, V_DECL_PTS + 3 * seat + c] * (1.0 / 20.0)
+            out[O_DPTS + 2 * c + 1] = s.v[b, V_DECL_PTS + 3 * opp + c] * (1.0 / 20.0)
         mode = s.f[b, F_DECL_CALL + c]
         if mode == CALL_ELDER or mode == CALL_ANSWERED or mode == CALL_CONCEDED:
             out[O_DECL_CALLS + 4 * c] = 1.0
@@ -1881,24 +1881,24 @@ def _observe(s, b, cfg, seat, out):
                 out[O_DECL_CALLS + 4 * c + 2] = 1.0
             elif mode == CALL_SILENT:
                 out[O_DECL_CALLS + 4 * c + 3] = 1.0
-    out[O_CALLS] = s.f[b, F_CALLS + 0] / 12.0
-    out[O_CALLS + 1] = s.f[b, F_CALLS + 1] / 100.0
-    out[O_CALLS + 2] = s.f[b, F_CALLS + 2] / 8.0
-    out[O_CALLS + 3] = s.f[b, F_CALLS + 3] / 8.0
-    out[O_CALLS + 4] = s.f[b, F_CALLS + 4] / 4.0
-    out[O_CALLS + 5] = s.f[b, F_CALLS + 5] / 8.0
+    out[O_CALLS] = s.f[b, F_CALLS + 0] * (1.0 / 12.0)
+    out[O_CALLS + 1] = s.f[b, F_CALLS + 1] * (1.0 / 100.0)
+    out[O_CALLS + 2] = s.f[b, F_CALLS + 2] * (1.0 / 8.0)
+    out[O_CALLS + 3] = s.f[b, F_CALLS + 3] * (1.0 / 8.0)
+    out[O_CALLS + 4] = s.f[b, F_CALLS + 4] * (1.0 / 4.0)
+    out[O_CALLS + 5] = s.f[b, F_CALLS + 5] * (1.0 / 8.0)
     for k in range(2):
         who = seat if k == 0 else opp
         if s.f[b, F_BONUS + who] == BONUS_PIQUE:
             out[O_BONUS + 2 * k] = 1.0
         elif s.f[b, F_BONUS + who] == BONUS_REPIQUE:
             out[O_BONUS + 2 * k + 1] = 1.0
-    out[O_TRICKS] = s.f[b, F_TRICKS + seat] / 12.0
-    out[O_TRICKS + 1] = s.f[b, F_TRICKS + opp] / 12.0
-    out[O_DSCORE] = s.v[b, V_DEAL_SCORE + seat] / 100.0
-    out[O_DSCORE + 1] = s.v[b, V_DEAL_SCORE + opp] / 100.0
-    out[O_TOTAL] = s.v[b, V_TOTAL + seat] / 100.0
-    out[O_TOTAL + 1] = s.v[b, V_TOTAL + opp] / 100.0
+    out[O_TRICKS] = s.f[b, F_TRICKS + seat] * (1.0 / 12.0)
+    out[O_TRICKS + 1] = s.f[b, F_TRICKS + opp] * (1.0 / 12.0)
+    out[O_DSCORE] = s.v[b, V_DEAL_SCORE + seat] * (1.0 / 100.0)
+    out[O_DSCORE + 1] = s.v[b, V_DEAL_SCORE + opp] * (1.0 / 100.0)
+    out[O_TOTAL] = s.v[b, V_TOTAL + seat] * (1.0 / 100.0)
+    out[O_TOTAL + 1] = s.v[b, V_TOTAL + opp] * (1.0 / 100.0)
     n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS] - s.f[b, F_GAME_START]
     out[O_DEALNO + min(n, MAX_DEALS - 1)] = 1.0
     k = s.f[b, F_BID]
@@ -1910,11 +1910,11 @@ def _observe(s, b, cfg, seat, out):
     if k < 0 and s.f[b, F_BID_ACTS] == 1 and s.f[b, F_PHASE] == PHASE_BID:
         # the first speaker passed; the one to act now is the other
         out[O_PASSED + (1 if s.f[b, F_CURRENT] == seat else 0)] = 1.0
-    out[O_REDEALS] = s.f[b, F_REDEALS] / 10.0
+    out[O_REDEALS] = s.f[b, F_REDEALS] * (1.0 / 10.0)
     if cfg[C_AU_CENT_PARTIE] and cfg[C_GAME] == GAME_AU_CENT:
         # no contracts in au cent: its partie standing reuses the ``contract_by`` block
-        out[O_CONTRACT_BY] = min(s.f[b, F_GAMES_WON + seat], PARTIE_GAMES_TO_WIN) / 3.0
-        out[O_CONTRACT_BY + 1] = min(s.f[b, F_GAMES_WON + opp], PARTIE_GAMES_TO_WIN) / 3.0
+        out[O_CONTRACT_BY] = min(s.f[b, F_GAMES_WON + seat], PARTIE_GAMES_TO_WIN) * (1.0 / 3.0)
+        out[O_CONTRACT_BY + 1] = min(s.f[b, F_GAMES_WON + opp], PARTIE_GAMES_TO_WIN) * (1.0 / 3.0)
     out[O_DOUBLE] = (
         1.0 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 0.0
     )
