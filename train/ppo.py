@@ -30,7 +30,7 @@ Arguments
 The defaults of ``--config``, ``--opponent``, ``--total-timesteps``, ``--gamma`` and
 ``--eval-every`` are per game, in ``train/hyperparams.py``: ``COMMON`` (single deals, the mix of
 opponents, 1.5 M steps, gamma 0.99, an evaluation every 250,000 steps) with the game's ``TUNED``
-entry over it (Banque: gamma 1.0, random opponents, 8 M steps, an evaluation every 1 M).
+entry over it (Banque: gamma 1.0, random opponents, 4 M steps, an evaluation every 1 M).
 ``summary.json`` records every argument a run used.
 
 --game              environment id (``cardenvs.GAMES``)
