@@ -204,6 +204,8 @@ def test_train__per_game_defaults_under_the_command_line():
     assert banque.total_timesteps == tuned["total_timesteps"] != piquet.total_timesteps
     given = parse(["--game", "banque-v0", "--gamma", "0.95", "--opponent", "mix"])
     assert (given.gamma, given.opponent) == (0.95, "mix")
+    assert parse(["--game", "partnership_piquet-v0"]).team and not piquet.team
+    assert not parse(["--game", "partnership_piquet-v0", "--no-team"]).team
 
 
 def test_train__hyperparams_name_only_games_and_arguments(monkeypatch):

@@ -27,10 +27,11 @@ moves apart) and in the opponents' policies.
 
 Arguments
 ---------
-The defaults of ``--config``, ``--opponent``, ``--total-timesteps``, ``--gamma`` and
-``--eval-every`` are per game, in ``train/hyperparams.py``: ``COMMON`` (single deals, the mix of
-opponents, 1.5 M steps, gamma 0.99, an evaluation every 250,000 steps) with the game's ``TUNED``
-entry over it (Banque: gamma 1.0, random opponents, 4 M steps, an evaluation every 1 M).
+The defaults of ``--config``, ``--opponent``, ``--total-timesteps``, ``--gamma``,
+``--eval-every`` and ``--team`` are per game, in ``train/hyperparams.py``: ``COMMON`` (single
+deals, the mix of opponents, 1.5 M steps, gamma 0.99, an evaluation every 250,000 steps) with the
+game's ``TUNED`` entry over it (Banque: gamma 1.0, random opponents, 4 M steps, an evaluation
+every 1 M; partnership Piquet: ``--team``, 3 M steps, an evaluation every 500,000).
 ``summary.json`` records every argument a run used.
 
 --game              environment id (``cardenvs.GAMES``)
@@ -38,7 +39,7 @@ entry over it (Banque: gamma 1.0, random opponents, 4 M steps, an evaluation eve
                     '{"episode": "deal"}': a reward at the end of every deal)
 --opponent          random | heuristic | self | mix (training opponents)
 --pool-size         snapshots kept as self-play opponents
---team              the learner plays every seat of its side (partnership Piquet: both
+--team, --no-team   the learner plays every seat of its side (partnership Piquet: both
                     partners), and is evaluated as a side (``train.evaluate --side``)
 --total-timesteps   learner steps to train for
 --num-envs          games stepped together
@@ -159,7 +160,7 @@ def parse(argv=None):
     p.add_argument("--config")
     p.add_argument("--opponent", choices=list(OPPONENTS))
     p.add_argument("--pool-size", type=int, default=5)
-    p.add_argument("--team", action="store_true")
+    p.add_argument("--team", action=argparse.BooleanOptionalAction, default=False)
     p.add_argument("--total-timesteps", type=int)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--seed", type=int, default=0)
