@@ -41,7 +41,7 @@ def test_train__tiny_run_writes_a_loadable_model(tmp_path, game):
     cmd += ["--num-envs", "8", "--n-steps", "64", "--batch-size", "128", "--out", str(out)]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    progress = [line for line in done.stdout.splitlines() if line.endswith("min left")]
+    progress = [line for line in done.stdout.splitlines() if line.endswith(" left")]
     assert progress and progress[-1].startswith("[" + "#" * 30 + "] 1,024/1,024 steps")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["timesteps"] == 1024 and len(summary["final"]) == 2

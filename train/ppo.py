@@ -342,9 +342,8 @@ def progress_callback(total: int, t0: float, stream=None):
             rate = done / max(time.perf_counter() - t0, 1e-9)
             eta = (total - done) / rate if rate else float("inf")
             bar = "#" * int(30 * done / total)
-            line = (
-                f"[{bar:30s}] {done:,}/{total:,} steps {rate:,.0f} steps/s, {eta / 60:.1f} min left"
-            )
+            left = f"{eta:.0f} s" if eta < 60 else f"{eta / 60:.1f} min"
+            line = f"[{bar:30s}] {done:,}/{total:,} steps {rate:,.0f} steps/s, {left} left"
             stream.write(f"\r{line:100s}" if live else line + "\n")
             stream.flush()
 
