@@ -1,8 +1,8 @@
 """Per-game training defaults of ``train/ppo.py`` (in the manner of rl-baselines3-zoo's files).
 
 ``train/ppo.py`` starts from ``COMMON``; a game listed in ``TUNED`` overrides some of it; an
-argument given on the command line overrides both. The README's results table is trained with
-exactly these values, and every run's ``summary.json`` records the arguments it used.
+argument given on the command line overrides both. The README's results table gives each row's
+command, and every run's ``summary.json`` records the arguments it used.
 
 Why a game differs from ``COMMON`` is written next to its entry, with the measurement behind it.
 """

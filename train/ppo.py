@@ -180,7 +180,7 @@ def parse(argv=None):
     # the game's defaults (train/hyperparams.py) fill what the command line leaves out
     game = p.parse_known_args(argv)[0].game
     tuned = hyperparams.defaults(game)
-    unknown = set(tuned) - {action.dest for action in p._actions}
+    unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
     if unknown:
         raise KeyError(f"train/hyperparams.py names no argument of train/ppo.py: {sorted(unknown)}")
     p.set_defaults(**tuned)
