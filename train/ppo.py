@@ -288,7 +288,8 @@ def main(argv=None) -> dict:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    title = f"MaskablePPO on {args.game} ({args.opponent} opponents)"
+    side = ", as a side" if args.team else ""
+    title = f"MaskablePPO on {args.game} ({args.opponent} opponents{side})"
     plot(rows, out / "learning_curve.png", title)
     timing = venv.timing
     summary = {
