@@ -218,7 +218,6 @@ def _make_sb3_class():
             for b in range(num_envs):
                 self.learner[b, list(groups[b % len(groups)])] = True
             self.seats = self.learner.argmax(axis=1)
-            self.team = bool(team)
             self.opponents = opponents
             self.seed_value = seed
             self._rng = np.random.default_rng(seed)
@@ -296,8 +295,11 @@ def _make_sb3_class():
         def _learner_seats(self):
             """The learner's seat to act in each row (``seats[b]`` where it is not to act)."""
             cur = self.engine.current_player.astype(np.int64)
-            mine = (cur >= 0) & self.learner[self._rows, np.maximum(cur, 0)]
-            return np.where(mine, cur, self.seats)
+            return np.where(self._learner_to_act(cur), cur, self.seats)
+
+        def _learner_to_act(self, cur):
+            """Rows whose seat to act (``cur``; -1 when over) is one of the learner's."""
+            return (cur >= 0) & self.learner[self._rows, np.maximum(cur, 0)]
 
         def _step(self, actions, acting, track=True):
             """Step the rows in ``acting`` with ``actions``; other rows are left unchanged (they
@@ -316,8 +318,7 @@ def _make_sb3_class():
             """Let the other seats move until every live row waits for its learner."""
             for _ in range(100_000):
                 cur = self.engine.current_player.astype(np.int64)
-                mine = self.learner[self._rows, np.maximum(cur, 0)]
-                acting = (cur >= 0) & ~mine & ~self._done
+                acting = (cur >= 0) & ~self._learner_to_act(cur) & ~self._done
                 if not acting.any():
                     return
                 rows = np.flatnonzero(acting)

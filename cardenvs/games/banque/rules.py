@@ -1574,9 +1574,7 @@ def _observe(s, b, cfg, seat, out):
         if o < 0:
             o4 |= bit(c)
         else:
-            k = o - seat
-            if k < 0:
-                k += P
+            k = seat_mod(o - seat, P)
             if k == 0:
                 o0 |= bit(c)
             elif k == 1:
@@ -1615,9 +1613,7 @@ def _observe_numbers(s, b, cfg, seat, out):
     for i in range(O_HAND_SIZE, OBS_DIM):
         out[i] = 0.0
     for k in range(P):
-        p = seat + k
-        if p >= P:
-            p -= P
+        p = seat_mod(seat + k, P)
         if ph != PHASE_TRUMP:
             out[O_HAND_SIZE + k] = popcount(s.m[b, M_HAND + p]) * (1.0 / 36.0)
         t = s.f[b, F_TRUMP + p]
