@@ -11,24 +11,27 @@ Method
 ------
 Every measurement plays uniformly random *legal* actions through whole games, in this one
 process (nothing here starts threads on purpose: numba kernels are serial; jax's CPU client is
-left at its defaults). A measurement runs for ``--seconds`` (loops that play
-single games stop at the first game end after the budget, so they always count whole games) and
-is repeated ``--repeats`` times; the median is reported. *steps/s* counts decisions (a player's
-action; chance events such as deals are not counted), summed over rows for batched engines.
-*games/s* is steps/s divided by the mean game length seen in the same measurement (for our
-batched engine: the mean game length of our AEC runs of that game; for pgx: terminations
-counted on device). Ratios are ours divided by the peer, decisions/s over decisions/s, always
-from numbers measured in the same run (see ``compute_ratios``). *CPU/wall* is the process's CPU
-seconds over wall seconds during a measurement: about 1 for one busy core; XLA's CPU client (pgx)
-runs threads and shows more at large N (on a 2-core machine, pinning it to one core with
-``taskset -c 0`` did not slow it down, so the threads do not buy it much there).
+left at its defaults). Everything is set up first (imports, environments, jax compiles); then
+the measurements run in ``--repeats`` interleaved rounds, each round running every measurement
+once (``run_rounds``), so a spell of load on the host falls on every system alike rather than on
+whichever was being measured. A run lasts ``--seconds`` (loops that play single games stop at
+the first game end after the budget, so they always count whole games); the median over the
+rounds is reported. *steps/s* counts decisions (a player's action; chance events such as deals
+are not counted), summed over rows for batched engines. *games/s* is steps/s divided by the mean
+game length seen in the same measurement (for our batched engine: the mean game length of our
+AEC runs of that game; for pgx: terminations counted on device). Ratios are ours divided by the
+peer, decisions/s over decisions/s, always from numbers measured in the same run (see
+``compute_ratios``). *CPU/wall* is the process's CPU seconds over wall seconds during a
+measurement: about 1 for one busy core; XLA's CPU client (pgx) runs threads and shows more at
+large N (on a 2-core machine, pinning it to one core with ``taskset -c 0`` did not slow it down,
+so the threads do not buy it much there).
 
 What each number includes (fairness caveats)
 --------------------------------------------
-- **ours, AEC** (``benchmarks.throughput.bench_aec``): the PettingZoo API, one Python call per
+- **ours, AEC** (``benchmarks.throughput.aec_loop``): the PettingZoo API, one Python call per
   decision; ``env.last()`` builds the observation dict of the agent to act (observation vector +
   action mask); the random choice is numpy in Python.
-- **ours, batched** (``benchmarks.throughput.bench_vector``): one Python call per batch step;
+- **ours, batched**: one Python call per batch step (the loop of ``benchmarks.throughput``);
   each call writes the observation of the seat to act and the action mask of every row, resets
   finished rows, and draws the random legal actions in a numba kernel (included).
 - **PettingZoo classic** (``texas_holdem_v4``, ``leduc_holdem_v4``, ``connect_four_v3``): the same
@@ -75,6 +78,7 @@ peer that is not importable is skipped with a one-line message saying how to ins
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -82,6 +86,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -89,7 +94,7 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from benchmarks.throughput import bench_aec, bench_vector
+from benchmarks.throughput import aec_loop, timed_batches, vector_stepper
 
 RESULTS = Path(__file__).parent / "results"
 PEERS = ("ours", "pettingzoo", "rlcard", "openspiel", "pgx", "limit")
@@ -122,10 +127,82 @@ def _skip_missing(peer: str, module: str, exc: Exception) -> Skip:
 # --------------------------------------------------------------------------- measurement helpers
 
 
+@dataclasses.dataclass
+class Measurement:
+    """One row of the table: what is measured, and a timed run of it.
+
+    ``run(seconds, round)`` plays for about ``seconds`` and returns ``(decisions, games finished,
+    seconds taken)``; everything it needs (imports, environments, compiled functions) is built
+    before the first round, so a run times play only. ``game_len`` fixes the mean game length
+    where the runs cannot count whole games (see ``_game_lengths``)."""
+
+    peer: str
+    game: str
+    mode: str
+    n: int
+    obs: str
+    run: Callable[[float, int], tuple[int, int, float]]
+    extra: dict = dataclasses.field(default_factory=dict)
+    game_len: float | None = None
+
+
+def run_rounds(measurements: list[Measurement], seconds: float, repeats: int) -> list[dict]:
+    """Run every measurement ``repeats`` times, interleaved: round ``r`` runs each measurement
+    once before round ``r + 1`` starts. A spell of load on the host then falls on every system
+    about equally, instead of on whichever was measured during it, so the ratios of one run hold
+    however noisy the machine is. Returns one record per measurement (median decisions/s)."""
+    runs: list[list[tuple[int, int, float]]] = [[] for _ in measurements]
+    cpu = [0.0] * len(measurements)
+    wall = [0.0] * len(measurements)
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        for i, m in enumerate(measurements):
+            c, w = time.process_time(), time.perf_counter()
+            runs[i].append(m.run(seconds, r))
+            cpu[i] += time.process_time() - c
+            wall[i] += time.perf_counter() - w
+        print(
+            f"round {r + 1}/{repeats}: {len(measurements)} measurements in "
+            f"{time.perf_counter() - t0:.1f} s",
+            flush=True,
+        )
+    out = []
+    for m, rs, c, w in zip(measurements, runs, cpu, wall, strict=True):
+        summary = _summary(rs)
+        if m.game_len is not None:  # refills lag plays: use the exact game length instead
+            summary["game_len"] = m.game_len
+            summary["games_per_s"] = summary["steps_per_s"] / m.game_len
+        out.append(
+            _record(
+                m.peer,
+                m.game,
+                m.mode,
+                m.n,
+                summary,
+                obs=m.obs,
+                **m.extra,
+                cpu_per_wall=c / w if w > 0 else 0.0,
+            )
+        )
+    return _game_lengths(out)
+
+
+def _game_lengths(records: list[dict]) -> list[dict]:
+    """Our batched runs stop mid-game in most rows and finish too few games at large N to count
+    them: their game length is the mean length of our AEC runs of the same game, measured in the
+    same rounds."""
+    aec = {r["game"]: r["game_len"] for r in records if r["peer"] == "ours" and r["mode"] == "AEC"}
+    for r in records:
+        if r["peer"] == "ours" and r["mode"] == "batched":
+            r["game_len"] = aec.get(r["game"], 0.0)
+            r["games_per_s"] = r["steps_per_s"] / r["game_len"] if r["game_len"] else 0.0
+    return records
+
+
 def _summary(runs: list[tuple[int, int, float]]) -> dict:
     """Median decisions/s over runs of ``(steps, games, seconds)``; games/s from the pooled mean
     game length of the same runs."""
-    rates = sorted(s / dt for s, _, dt in runs)
+    rates = [s / dt for s, _, dt in runs]
     steps = sum(s for s, _, _ in runs)
     games = sum(g for _, g, _ in runs)
     steps_s = statistics.median(rates)
@@ -144,62 +221,46 @@ def _record(peer: str, game: str, mode: str, n: int, summary: dict, **extra) -> 
     return {"peer": peer, "game": game, "mode": mode, "n": n, **summary, **extra}
 
 
-class CpuMeter:
-    """Process CPU seconds over wall seconds of a block: about 1 for one busy core, more when a
-    library runs threads (XLA's CPU client does, at large N)."""
-
-    def __enter__(self):
-        self.cpu, self.wall = time.process_time(), time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        wall = time.perf_counter() - self.wall
-        self.share = (time.process_time() - self.cpu) / wall if wall > 0 else 0.0
-
-
 # --------------------------------------------------------------------------------------- ours
 
 
-def bench_ours(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
+def _ours_aec(env_id: str):
+    env = cardenvs.make(env_id)
+
+    def run(seconds: float, r: int):
+        env.reset(seed=r)
+        return aec_loop(env, seconds, np.random.default_rng(r))
+
+    return run
+
+
+def _ours_batched(env_id: str, n: int):
+    step = vector_stepper(env_id, n)  # games are counted by the AEC runs (see _game_lengths)
+
+    def run(seconds: float, r: int):
+        step()  # untimed: bring this engine's buffers back into the cache
+        return timed_batches(step, n, seconds)
+
+    return run
+
+
+def bench_ours(sizes: list[int]) -> list[Measurement]:
     out = []
     for env_id in cardenvs.GAMES:
-        runs = []
-        with CpuMeter() as cpu:
-            for r in range(repeats):
-                a = bench_aec(env_id, seconds, seed=r)
-                runs.append((a["steps"], a["games"], a["steps"] / a["steps_per_s"]))
-        aec = _summary(runs)
         out.append(
-            _record(
-                "ours",
-                env_id,
-                "AEC",
-                1,
-                aec,
-                obs="obs dict + mask (PettingZoo API)",
-                cpu_per_wall=cpu.share,
+            Measurement(
+                "ours", env_id, "AEC", 1, "obs dict + mask (PettingZoo API)", _ours_aec(env_id)
             )
         )
         for n in sizes:
-            with CpuMeter() as cpu:  # includes make + reset + 5 steps: small next to the runs
-                v = bench_vector(
-                    env_id, n, seconds * repeats, repeats=repeats, game_len=aec["game_len"]
-                )
-            summary = {
-                "steps_per_s": v["steps_per_s"],
-                "games_per_s": v["games_per_s"],
-                "game_len": aec["game_len"],
-                "runs_steps_per_s": v["runs_steps_per_s"],
-            }
             out.append(
-                _record(
+                Measurement(
                     "ours",
                     env_id,
                     "batched",
                     n,
-                    summary,
-                    obs="obs of seat to act + mask",
-                    cpu_per_wall=cpu.share,
+                    "obs of seat to act + mask",
+                    _ours_batched(env_id, n),
                 )
             )
     return out
@@ -208,14 +269,7 @@ def bench_ours(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
 # -------------------------------------------------------------------------------- PettingZoo
 
 
-def _pz_run(env, seconds: float, rng: np.random.Generator) -> tuple[int, int, float]:
-    """The loop of ``bench_aec`` on a PettingZoo env."""
-    from .throughput import aec_loop
-
-    return aec_loop(env, seconds, rng)
-
-
-def bench_pettingzoo(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
+def bench_pettingzoo(sizes: list[int]) -> list[Measurement]:
     import importlib
 
     try:
@@ -224,26 +278,20 @@ def bench_pettingzoo(seconds: float, repeats: int, sizes: list[int]) -> list[dic
         raise _skip_missing(
             "pettingzoo", "pettingzoo.classic (with rlcard, pygame-ce)", exc
         ) from exc
-    out = []
-    for game, mod in mods.items():
-        runs = []
-        with CpuMeter() as cpu:
-            for r in range(repeats):
-                env = mod.env()
-                env.reset(seed=r)
-                runs.append(_pz_run(env, seconds, np.random.default_rng(r)))
-        out.append(
-            _record(
-                "pettingzoo",
-                game,
-                "AEC",
-                1,
-                _summary(runs),
-                obs="obs dict + mask",
-                cpu_per_wall=cpu.share,
-            )
-        )
-    return out
+
+    def runner(mod):
+        env = mod.env()
+
+        def run(seconds: float, r: int):  # the loop of our AEC measurement
+            env.reset(seed=r)
+            return aec_loop(env, seconds, np.random.default_rng(r))
+
+        return run
+
+    return [
+        Measurement("pettingzoo", game, "AEC", 1, "obs dict + mask", runner(mod))
+        for game, mod in mods.items()
+    ]
 
 
 # ------------------------------------------------------------------------------------ RLCard
@@ -264,30 +312,23 @@ def _rlcard_run(env, seconds: float, rng: random.Random) -> tuple[int, int, floa
     return steps, games, time.perf_counter() - t0
 
 
-def bench_rlcard(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
+def bench_rlcard(sizes: list[int]) -> list[Measurement]:
     try:
         import rlcard
     except Exception as exc:
         raise _skip_missing("rlcard", "rlcard", exc) from exc
-    out = []
-    for game in RLCARD_GAMES:
-        runs = []
-        with CpuMeter() as cpu:
-            for r in range(repeats):
-                env = rlcard.make(game, config={"seed": r})
-                runs.append(_rlcard_run(env, seconds, random.Random(r)))
-        out.append(
-            _record(
-                "rlcard",
-                game,
-                "step",
-                1,
-                _summary(runs),
-                obs="state dict + legal actions",
-                cpu_per_wall=cpu.share,
-            )
-        )
-    return out
+
+    def runner(game):
+        def run(seconds: float, r: int):
+            env = rlcard.make(game, config={"seed": r})  # RLCard seeds an env when it is made
+            return _rlcard_run(env, seconds, random.Random(r))
+
+        return run
+
+    return [
+        Measurement("rlcard", game, "step", 1, "state dict + legal actions", runner(game))
+        for game in RLCARD_GAMES
+    ]
 
 
 # --------------------------------------------------------------------------------- OpenSpiel
@@ -330,31 +371,25 @@ def _openspiel_run(game, seconds: float, rng: random.Random, obs) -> tuple[int, 
     return steps, games, time.perf_counter() - t0
 
 
-def bench_openspiel(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
+def bench_openspiel(sizes: list[int]) -> list[Measurement]:
     try:
         import pyspiel
     except Exception as exc:
         raise _skip_missing("openspiel", "pyspiel (pip package open_spiel)", exc) from exc
+
+    def runner(game, obs):
+        def run(seconds: float, r: int):
+            return _openspiel_run(game, seconds, random.Random(r), obs)
+
+        return run
+
     out = []
     for name, spec in OPENSPIEL_GAMES.items():
         game = pyspiel.load_game(spec)
         observer, kind = _openspiel_observer(game)
         for mode, obs, desc in (("bare", None, "none"), ("observer", observer, kind)):
-            with CpuMeter() as cpu:
-                runs = [
-                    _openspiel_run(game, seconds, random.Random(r), obs) for r in range(repeats)
-                ]
             out.append(
-                _record(
-                    "openspiel",
-                    name,
-                    mode,
-                    1,
-                    _summary(runs),
-                    obs=desc,
-                    spec=spec,
-                    cpu_per_wall=cpu.share,
-                )
+                Measurement("openspiel", name, mode, 1, desc, runner(game, obs), {"spec": spec})
             )
     return out
 
@@ -362,7 +397,7 @@ def bench_openspiel(seconds: float, repeats: int, sizes: list[int]) -> list[dict
 # --------------------------------------------------------------------------------------- pgx
 
 
-def bench_pgx(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
+def bench_pgx(sizes: list[int]) -> list[Measurement]:
     try:
         import jax
         import jax.numpy as jnp
@@ -370,6 +405,47 @@ def bench_pgx(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
         from pgx.experimental import auto_reset
     except Exception as exc:
         raise _skip_missing("pgx", "pgx / jax", exc) from exc
+
+    def runner(env, first, n: int):
+        """Compile the batch step at ``n`` rows; return its run and its compile seconds."""
+        step_all = jax.vmap(auto_reset(env.step, env.init))
+
+        @jax.jit
+        def one(state, key, finished):
+            key, k_act, k_step = jax.random.split(key, 3)
+            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+            action = jax.random.categorical(k_act, logits, axis=-1)
+            state = step_all(state, action, jax.random.split(k_step, n))
+            return state, key, finished + state.terminated.sum()
+
+        # N copies of one initial state (one compile of ``init`` per game, not per N); the rows
+        # diverge at once (each row draws its own actions) and at every auto-reset.
+        box = {
+            "state": jax.tree.map(lambda x: jnp.broadcast_to(x, (n, *x.shape)), first),
+            "key": jax.random.PRNGKey(0),
+            "finished": jnp.zeros((), jnp.int32),
+        }
+
+        def step() -> int:
+            box["state"], box["key"], box["finished"] = one(
+                box["state"], box["key"], box["finished"]
+            )
+            return 0  # terminations are counted on the device (``finished``)
+
+        t0 = time.perf_counter()
+        step()
+        jax.block_until_ready(box["finished"])
+        compile_s = time.perf_counter() - t0
+
+        def run(seconds: float, r: int):
+            box["finished"] = jnp.zeros((), jnp.int32)
+            t = time.perf_counter()
+            steps, _, _ = timed_batches(step, n, seconds)
+            games = int(box["finished"])  # waits for the device
+            return steps, games, time.perf_counter() - t
+
+        return run, compile_s
+
     out = []
     for game in PGX_GAMES:
         env = pgx.make(game)
@@ -377,49 +453,10 @@ def bench_pgx(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
         first = jax.block_until_ready(jax.jit(env.init)(jax.random.PRNGKey(1)))
         init_compile_s = time.perf_counter() - t0
         for n in sizes:
-            step_all = jax.vmap(auto_reset(env.step, env.init))
-
-            @jax.jit
-            def one(state, key, finished, step_all=step_all, n=n):
-                key, k_act, k_step = jax.random.split(key, 3)
-                logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-                action = jax.random.categorical(k_act, logits, axis=-1)
-                state = step_all(state, action, jax.random.split(k_step, n))
-                return state, key, finished + state.terminated.sum()
-
-            # N copies of one initial state (one compile of ``init`` per game, not per N); the
-            # rows diverge at once (each row draws its own actions) and at every auto-reset.
-            key = jax.random.PRNGKey(0)
-            state = jax.tree.map(lambda x, n=n: jnp.broadcast_to(x, (n, *x.shape)), first)
-            finished = jnp.zeros((), jnp.int32)
-            t0 = time.perf_counter()
-            state, key, finished = one(state, key, finished)
-            jax.block_until_ready(finished)
-            compile_s = time.perf_counter() - t0
-            runs = []
-            with CpuMeter() as cpu:
-                for _ in range(repeats):
-                    finished = jnp.zeros((), jnp.int32)
-                    steps = 0
-                    t0 = time.perf_counter()
-                    while time.perf_counter() - t0 < seconds:
-                        for _ in range(10):
-                            state, key, finished = one(state, key, finished)
-                        steps += 10 * n
-                    games = int(finished)  # waits for the device
-                    runs.append((steps, games, time.perf_counter() - t0))
+            run, compile_s = runner(env, first, n)
+            extra = {"compile_s": compile_s, "init_compile_s": init_compile_s}
             out.append(
-                _record(
-                    "pgx",
-                    game,
-                    "jit+vmap",
-                    n,
-                    _summary(runs),
-                    obs="obs of player to act + mask",
-                    compile_s=compile_s,
-                    init_compile_s=init_compile_s,
-                    cpu_per_wall=cpu.share,
-                )
+                Measurement("pgx", game, "jit+vmap", n, "obs of player to act + mask", run, extra)
             )
     return out
 
@@ -464,39 +501,24 @@ def limit_step(hands, rng, obs):
     return refills
 
 
-def bench_limit(seconds: float, repeats: int, sizes: list[int]) -> list[dict]:
-    out = []
-    for n in sizes:
+def bench_limit(sizes: list[int]) -> list[Measurement]:
+    def runner(n: int):
         hands = np.zeros(n, np.uint64)
         rng = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
         obs = np.zeros((n, 2), np.uint64)
         limit_step(hands, rng, obs)  # compile (or load from cache)
-        runs = []
-        with CpuMeter() as cpu:
-            for _ in range(repeats):
-                steps = games = 0
-                t0 = time.perf_counter()
-                while time.perf_counter() - t0 < seconds:
-                    for _ in range(10):
-                        games += limit_step(hands, rng, obs)
-                    steps += 10 * n
-                runs.append((steps, games, time.perf_counter() - t0))
-        summary = _summary(runs)
-        # Refills lag plays by up to one hand per row: use the exact game length instead.
-        summary["game_len"] = float(HAND_CARDS)
-        summary["games_per_s"] = summary["steps_per_s"] / HAND_CARDS
-        out.append(
-            _record(
-                "limit",
-                "36-card bitmask",
-                "numba",
-                n,
-                summary,
-                obs="2 words",
-                cpu_per_wall=cpu.share,
-            )
+
+        def run(seconds: float, r: int):
+            return timed_batches(lambda: limit_step(hands, rng, obs), n, seconds)
+
+        return run
+
+    return [
+        Measurement(
+            "limit", "36-card bitmask", "numba", n, "2 words", runner(n), game_len=HAND_CARDS
         )
-    return out
+        for n in sizes
+    ]
 
 
 BENCHES = {
@@ -589,7 +611,7 @@ def _ratio_header(name: str) -> str:
 def markdown(report: dict) -> str:
     lines = [
         f"# cardenvs vs peers (random legal play; {report['seconds']} s × "
-        f"{report['repeats']} repeats per measurement, median)",
+        f"{report['repeats']} interleaved rounds, median)",
         "",
         f"Machine: {report['machine']['cpu']}, {report['machine']['cores']} cores, Python "
         f"{report['machine']['python']}; one process.",
@@ -696,8 +718,8 @@ def _versions() -> dict:
 
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=3.0, help="budget per measurement")
-    p.add_argument("--repeats", type=int, default=3, help="measurements per number (median)")
+    p.add_argument("--seconds", type=float, default=3.0, help="seconds per run")
+    p.add_argument("--repeats", type=int, default=3, help="rounds (median)")
     p.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--only", default=",".join(PEERS), help="comma-separated: " + ",".join(PEERS))
     p.add_argument("--out", type=Path, default=RESULTS)
@@ -719,18 +741,23 @@ def main(argv=None) -> dict:
         "results": [],
         "skipped": {},
     }
+    measurements = []
     for peer in PEERS:
         if peer not in only:
             continue
         t0 = time.perf_counter()
         try:
-            rows = BENCHES[peer](args.seconds, args.repeats, args.sizes)
+            prepared = BENCHES[peer](args.sizes)
         except Skip as exc:
             report["skipped"][peer] = str(exc)
             print(exc, file=sys.stderr)
             continue
-        report["results"] += rows
-        print(f"{peer}: {len(rows)} measurements in {time.perf_counter() - t0:.1f} s", flush=True)
+        measurements += prepared
+        print(
+            f"{peer}: {len(prepared)} measurements prepared in {time.perf_counter() - t0:.1f} s",
+            flush=True,
+        )
+    report["results"] = run_rounds(measurements, args.seconds, args.repeats)
     report["ratios"] = compute_ratios(report["results"])
     md = markdown(report)
     print(md)

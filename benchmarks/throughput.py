@@ -66,6 +66,35 @@ def bench_aec(env_id: str, seconds: float, seed: int = 0) -> dict:
     return {"steps_per_s": steps / dt, "games_per_s": games / dt, "steps": steps, "games": games}
 
 
+def timed_batches(step, n: int, seconds: float) -> tuple[int, int, float]:
+    """Call ``step()`` (one batch step of ``n`` rows; returns the games it finished) in tens
+    until ``seconds`` have passed; returns (decisions, games, seconds taken)."""
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(10):
+            games += step()
+        steps += 10 * n
+    return steps, games, time.perf_counter() - t0
+
+
+def vector_stepper(env_id: str, n: int, seed: int = 0):
+    """One batch step of random legal play on a fresh engine of ``n`` rows, as a function of
+    nothing that returns 0 (finished games are not counted: see ``bench_vector``); five steps
+    are taken first (numba compile or cache load, and the first deal left behind)."""
+    venv = cardenvs.make_vector(env_id, num_envs=n, seed=seed)
+    policy = RandomLegal(seed)
+    box = {"mask": venv.reset()[1]}
+
+    def step() -> int:
+        _, box["mask"], *_ = venv.step(policy(box["mask"]))
+        return 0
+
+    for _ in range(5):
+        step()
+    return step
+
+
 def bench_vector(
     env_id: str, n: int, seconds: float, seed: int = 0, repeats: int = 5, game_len: float = 0.0
 ) -> dict:
@@ -73,20 +102,11 @@ def bench_vector(
     of ``repeats`` timed runs of ``seconds / repeats`` each (this kind of machine is noisy).
     games/s is steps/s over ``game_len``, the mean game length (a short run at large N finishes
     too few games to count them)."""
-    venv = cardenvs.make_vector(env_id, num_envs=n, seed=seed)
-    _, mask, _ = venv.reset()
-    policy = RandomLegal(seed)
-    for _ in range(5):
-        _, mask, *_ = venv.step(policy(mask))
+    step = vector_stepper(env_id, n, seed)
     runs = []
     for _ in range(repeats):
-        steps = 0
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < seconds / repeats:
-            for _ in range(10):
-                _, mask, *_ = venv.step(policy(mask))
-            steps += 10 * n
-        runs.append(steps / (time.perf_counter() - t0))
+        steps, _, dt = timed_batches(step, n, seconds / repeats)
+        runs.append(steps / dt)
     runs.sort()
     steps_s = runs[len(runs) // 2]
     return {

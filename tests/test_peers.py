@@ -4,6 +4,7 @@ install hint; ratios come from the numbers of the same run."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -173,3 +174,35 @@ def test_compute_ratios__falls_back_to_the_largest_sizes_measured():
         )
     ]
     assert ratios["aec"] == []
+
+
+def test_run_rounds__interleaves_the_measurements_and_takes_each_median():
+    calls = []
+
+    def fake(name, rates):
+        def run(seconds, r):
+            calls.append((name, r))
+            return rates[r], 2, 1.0  # steps, games, seconds
+
+        return peers.Measurement("p", name, "step", 1, "none", run)
+
+    limit = dataclasses.replace(fake("L", [36, 72, 108]), peer="limit", game_len=36.0)
+    ms = [fake("a", [10, 30, 20]), fake("b", [5, 1, 3]), limit]
+    records = peers.run_rounds(ms, seconds=0.0, repeats=3)
+    # round r runs every measurement once before round r + 1 starts
+    assert calls == [(g, r) for r in range(3) for g in ("a", "b", "L")]
+    assert [r["steps_per_s"] for r in records] == [20, 3, 72]
+    assert records[0]["runs_steps_per_s"] == [10, 30, 20]
+    assert records[0]["game_len"] == 60 / 6  # pooled: 60 steps over 6 games
+    assert records[2]["game_len"] == 36.0 and records[2]["games_per_s"] == 2.0
+
+
+def test_game_lengths__our_batched_rows_take_the_aec_game_length_of_their_game():
+    recs = [
+        {**_rec("ours", "g", "AEC", 1, 30.0), "game_len": 150.0},
+        {**_rec("ours", "g", "batched", 8, 3e6), "game_len": 0.0},
+        {**_rec("ours", "h", "batched", 8, 1e6), "game_len": 0.0},  # no AEC record of h
+    ]
+    out = peers._game_lengths(recs)
+    assert out[1]["game_len"] == 150.0 and out[1]["games_per_s"] == 2e4
+    assert out[2]["game_len"] == 0.0 and out[2]["games_per_s"] == 0.0
