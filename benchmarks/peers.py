@@ -718,8 +718,8 @@ def _versions() -> dict:
 
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=3.0, help="seconds per run")
-    p.add_argument("--repeats", type=int, default=3, help="rounds (median)")
+    p.add_argument("--seconds", type=float, default=2.0, help="seconds per run")
+    p.add_argument("--repeats", type=int, default=5, help="rounds (median)")
     p.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--only", default=",".join(PEERS), help="comma-separated: " + ",".join(PEERS))
     p.add_argument("--out", type=Path, default=RESULTS)

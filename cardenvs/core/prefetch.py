@@ -1,4 +1,4 @@
-"""Software prefetch of output rows for the batched step's observation pass.
+"""Cache helpers of the batched step: software prefetch of output rows, and the row blocks.
 
 At N = 8192 a batch's observations (1.4-2 KB a row, 11-17 MB in all) no longer fit in the
 caches, and writing a row stalls on fetching its cache lines. ``prefetch_ahead(out, b)``, called
@@ -6,6 +6,12 @@ before writing row ``b``, asks the CPU to start fetching row ``b + PREFETCH_ROWS
 so the fetches overlap the work on the rows before it (the batched step 4-44% faster at N = 8192
 in paired runs, Four Aces most; level at N = 1024). Below ``PREFETCH_MIN_BYTES`` the buffer stays in
 cache and the hints would only cost instructions, so none are issued.
+
+``STEP_BLOCK``: the batched steps make their three passes (actions, masks, observations) over
+blocks of this many rows rather than over the whole batch, so a block's game states are still in
+cache when its masks and observations are written. Rows are independent, so the values are the
+same; in alternating runs at N = 1024 normand's step got about 20% faster, Four Aces' about 10%,
+and the others stayed level.
 
 A prefetch is only a hint: it changes no value anywhere. Under ``NUMBA_DISABLE_JIT=1`` it is a
 no-op, so the kernels still run as plain Python.
@@ -18,6 +24,7 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+STEP_BLOCK = 64  # rows per block of the batched step's passes
 PREFETCH_ROWS = 8  # how far ahead (rows); 4-8 measured best for 1.4-2 KB rows
 PREFETCH_MIN_BYTES = 1 << 22  # 4 MiB: smaller output buffers stay in cache
 _LINE = 64  # bytes per cache line
