@@ -10,7 +10,7 @@ cache and the hints would only cost instructions, so none are issued.
 ``STEP_BLOCK``: the batched steps make their three passes (actions, masks, observations) over
 blocks of this many rows rather than over the whole batch, so a block's game states are still in
 cache when its masks and observations are written. Rows are independent, so the values are the
-same; in alternating runs at N = 1024 normand's step got about 20% faster, Four Aces' about 10%,
+same; in alternating runs at N = 1024 normand's step got 17-24% faster, Four Aces' 8-11%,
 and the others stayed level.
 
 A prefetch is only a hint: it changes no value anywhere. Under ``NUMBA_DISABLE_JIT=1`` it is a
