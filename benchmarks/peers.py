@@ -224,8 +224,8 @@ def _record(peer: str, game: str, mode: str, n: int, summary: dict, **extra) -> 
 # --------------------------------------------------------------------------------------- ours
 
 
-def _ours_aec(env_id: str):
-    env = cardenvs.make(env_id)
+def _aec_runner(env):
+    """Runs of ``aec_loop`` on a PettingZoo AEC env (ours or a peer's), reseeded each round."""
 
     def run(seconds: float, r: int):
         env.reset(seed=r)
@@ -249,7 +249,12 @@ def bench_ours(sizes: list[int]) -> list[Measurement]:
     for env_id in cardenvs.GAMES:
         out.append(
             Measurement(
-                "ours", env_id, "AEC", 1, "obs dict + mask (PettingZoo API)", _ours_aec(env_id)
+                "ours",
+                env_id,
+                "AEC",
+                1,
+                "obs dict + mask (PettingZoo API)",
+                _aec_runner(cardenvs.make(env_id)),
             )
         )
         for n in sizes:
@@ -278,18 +283,8 @@ def bench_pettingzoo(sizes: list[int]) -> list[Measurement]:
         raise _skip_missing(
             "pettingzoo", "pettingzoo.classic (with rlcard, pygame-ce)", exc
         ) from exc
-
-    def runner(mod):
-        env = mod.env()
-
-        def run(seconds: float, r: int):  # the loop of our AEC measurement
-            env.reset(seed=r)
-            return aec_loop(env, seconds, np.random.default_rng(r))
-
-        return run
-
-    return [
-        Measurement("pettingzoo", game, "AEC", 1, "obs dict + mask", runner(mod))
+    return [  # the loop of our AEC measurement
+        Measurement("pettingzoo", game, "AEC", 1, "obs dict + mask", _aec_runner(mod.env()))
         for game, mod in mods.items()
     ]
 
