@@ -232,9 +232,10 @@ def test_vector__autoreset_mask_never_empty():
         np.zeros((3, 1), np.int64),
         np.int64(0),
         np.zeros(3, np.float64),
+        np.zeros(3, np.bool_),
         ["a", "b", "c"],
     ],
-    ids=["too-long", "2d", "scalar", "float", "strings"],
+    ids=["too-long", "2d", "scalar", "float", "bool", "strings"],
 )
 def test_vector__actions_of_wrong_shape_or_dtype_raise(actions):
     vec = cardenvs.make_vector(ENV_ID, num_envs=3, seed=0)
