@@ -527,6 +527,50 @@ def test_prefetch__hint_changes_no_value():
     assert (small == 1).all()
 
 
+def test_borrowed__views_the_same_memory_with_the_same_shape_and_strides():
+    """``borrowed`` (the step's arrays without numba's reference counting) is a view: writes go
+    through to the caller's array, and shape and strides are kept, for strided views too."""
+    from numba import njit
+
+    from cardenvs.core.borrow import borrowed, borrowed_step
+
+    @njit
+    def write_through(a, value):
+        view = borrowed(a)
+        for idx in np.ndindex(view.shape):
+            view[idx] = value
+        return view.shape, view.strides
+
+    for arr in (
+        np.zeros(7, np.int8),
+        np.zeros((4, 9), np.float32),
+        np.zeros((6, 10), np.uint64)[::2, 1::3],  # a strided (non-contiguous) view
+    ):
+        shape, strides = write_through(arr, 3)
+        assert (shape, strides) == (arr.shape, arr.strides)
+        assert (arr == 3).all()
+
+    @njit
+    def step_args_through(s, cfg, obs, mask, rewards):
+        s2, cfg2, obs2, mask2, rewards2 = borrowed_step(s, cfg, obs, mask, rewards)
+        s2.m[1, 0] = 5
+        s2.v[1, 1] = -6
+        s2.f[0, 2] = 7
+        cfg2[0] = 8
+        obs2[1, 3] = 0.5
+        mask2[0, 1] = 1
+        rewards2[1, 0] = -1.0
+
+    venv = cardenvs.make_vector("esel-v0", 2, seed=0)
+    venv.reset()
+    s, cfg = venv.state, venv._cfg.copy()
+    args = (venv._obs.copy(), venv._mask.copy(), venv._rewards.copy())
+    step_args_through(s, cfg, *args)
+    obs, mask, rewards = args
+    assert (s.m[1, 0], s.v[1, 1], s.f[0, 2], cfg[0]) == (5, -6, 7, 8)
+    assert (obs[1, 3], mask[0, 1], rewards[1, 0]) == (0.5, 1, -1.0)
+
+
 @pytest.mark.parametrize("env_id", cardenvs.GAMES)
 def test_vector__sides_partition_the_seats_and_partners_share_rewards(env_id):
     venv = cardenvs.make_vector(env_id, 64, seed=5, episode="deal")

@@ -110,6 +110,7 @@ from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, lowest, popcount, spread
+from ...core.borrow import borrowed_step
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
 from ...core.seats import seat_mod
@@ -1059,6 +1060,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
 
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
+    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
     n = actions.shape[0]
     for lo in range(0, n, STEP_BLOCK):  # a block's state stays in cache for its passes
         hi = min(lo + STEP_BLOCK, n)

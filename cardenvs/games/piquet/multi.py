@@ -168,6 +168,7 @@ from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, clear, spread
+from ...core.borrow import borrowed_step
 from ...core.cards import format_card, format_cards
 from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
 from ...core.seats import seat_mod
@@ -1092,6 +1093,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
 
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
+    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
     no_deck = _NO_DECK
     p = cfg[K_SEATS]
     n = actions.shape[0]

@@ -154,6 +154,7 @@ from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
 from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, spread
+from ...core.borrow import borrowed_step
 from ...core.cards import Deck, format_card, format_cards, piquet_deck
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
 from ...core.state import PackedState, StateLayout
@@ -1937,6 +1938,7 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
 
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
+    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
     no_deck = _NO_DECK
     n = actions.shape[0]
     for lo in range(0, n, STEP_BLOCK):  # a block's state stays in cache for its passes
