@@ -2,7 +2,8 @@
 
 For each id, a batched engine at ``--n`` rows plays random legal games until it is well mixed;
 then, on that state, each phase of ``step_rows`` is timed over all rows on its own (the game's
-own kernels, called from a small numba loop), as the median of ``--repeats`` runs:
+own kernels, called from a small numba loop that, like ``step_rows``, takes borrowed views of the
+arrays and inlines the kernels the game inlines), as the median of ``--repeats`` runs:
 
 - **apply**: the rules applying one action per row (the state is restored between runs, and the
   restore is not timed);
@@ -36,6 +37,7 @@ import numpy as np
 from numba import njit
 
 import cardenvs
+from cardenvs.core.borrow import borrowed, borrowed_state
 from cardenvs.core.prefetch import prefetch_ahead
 from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
@@ -48,18 +50,22 @@ def _phase_kernels(rules):
     apply_, legal_, observe_ = rules._apply, rules._legal, rules._observe
     current = rules.LAYOUT.offset("current")
 
+    # each loop takes borrowed views first, as step_rows does (no reference counting)
     @njit
     def apply_all(s, cfg, actions):
+        s, cfg = borrowed_state(s), borrowed(cfg)
         for b in range(actions.shape[0]):
             apply_(s, b, cfg, actions[b])
 
     @njit
     def legal_all(s, cfg, mask):
+        s, cfg, mask = borrowed_state(s), borrowed(cfg), borrowed(mask)
         for b in range(mask.shape[0]):
             legal_(s, b, cfg, mask[b])
 
     @njit
     def observe_all(s, cfg, obs):
+        s, cfg, obs = borrowed_state(s), borrowed(cfg), borrowed(obs)
         for b in range(obs.shape[0]):
             prefetch_ahead(obs, b)  # as the engine's observation pass does
             c = s.f[b, current]

@@ -57,6 +57,10 @@ if config.DISABLE_JIT:
         """The array itself without the JIT (there is no reference counting to skip)."""
         return a
 
+    def borrowed_state(s):
+        """The state itself without the JIT."""
+        return s
+
     def borrowed_step(s, cfg, obs, mask, rewards):
         """The arguments themselves without the JIT."""
         return s, cfg, obs, mask, rewards
@@ -70,10 +74,15 @@ else:
         return _unowned(a)
 
     @njit(cache=True, inline="always")
+    def borrowed_state(s):
+        """Borrowed views of a packed state's three arrays."""
+        return PackedState(borrowed(s.m), borrowed(s.v), borrowed(s.f))
+
+    @njit(cache=True, inline="always")
     def borrowed_step(s, cfg, obs, mask, rewards):
         """Borrowed views of a batched step's state, config and output buffers."""
         return (
-            PackedState(borrowed(s.m), borrowed(s.v), borrowed(s.f)),
+            borrowed_state(s),
             borrowed(cfg),
             borrowed(obs),
             borrowed(mask),

@@ -575,7 +575,7 @@ def _end_turn(s, b, cfg):
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out``."""
     for i in range(NUM_ACTIONS):
@@ -623,7 +623,7 @@ def _is_legal(s, b, cfg, a):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # into step_rows, its only caller
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act (4)."""
     P = _np(cfg)
@@ -673,7 +673,7 @@ def _apply(s, b, cfg, a):
     _end_turn(s, b, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
     P = _np(cfg)
@@ -741,8 +741,8 @@ def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
     for i in range(rows.shape[0]):
         b = rows[i]
         _reset(s, b, cfg, keys[b], episodes[b], decks[b], dealers[b])
-        _legal(s, b, cfg, mask[b])
-        _observe(s, b, cfg, s.f[b, F_CURRENT], obs[b])
+        legal_row(s, b, cfg, mask[b])
+        observe_row(s, b, cfg, s.f[b, F_CURRENT], obs[b])
 
 
 @njit(cache=True)
@@ -783,7 +783,14 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
 def observe_rows(s, cfg, seats, out):
     """Write each row's observation for ``seats[b]`` into ``out[b]``."""
     for b in range(seats.shape[0]):
-        _observe(s, b, cfg, seats[b], out[b])
+        observe_row(s, b, cfg, seats[b], out[b])
+
+
+@njit(cache=True)
+def observe_row(s, b, cfg, seat, out):
+    """Write ``seat``'s observation of row ``b`` into ``out`` (``_observe`` as a call of its own,
+    so that only ``step_rows`` inlines it)."""
+    _observe(s, b, cfg, seat, out)
 
 
 @njit(cache=True)

@@ -1769,7 +1769,7 @@ def _legal_sets(s, b, cfg):
     return 0, _local32(hand), 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out`` (all zero when over) and keep
     it in the state (``legal``, read by ``_is_legal``)."""
@@ -1836,7 +1836,7 @@ def _apply_action(s, b, cfg, a):
         _play(s, b, cfg, gid(a - ACTION_PLAY))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
     for i in range(O_PHASE, OBS_DIM):
@@ -1928,8 +1928,8 @@ def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
     for i in range(rows.shape[0]):
         b = rows[i]
         _reset(s, b, cfg, keys[b], episodes[b], decks[b], dealers[b])
-        _legal(s, b, cfg, mask[b])
-        _observe(s, b, cfg, s.f[b, F_CURRENT], obs[b])
+        legal_row(s, b, cfg, mask[b])
+        observe_row(s, b, cfg, s.f[b, F_CURRENT], obs[b])
 
 
 @njit(cache=True)
@@ -1970,7 +1970,14 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
 def observe_rows(s, cfg, seats, out):
     """Write each row's observation for ``seats[b]`` into ``out[b]``."""
     for b in range(seats.shape[0]):
-        _observe(s, b, cfg, seats[b], out[b])
+        observe_row(s, b, cfg, seats[b], out[b])
+
+
+@njit(cache=True)
+def observe_row(s, b, cfg, seat, out):
+    """Write ``seat``'s observation of row ``b`` into ``out`` (``_observe`` as a call of its own,
+    so that only ``step_rows`` inlines it)."""
+    _observe(s, b, cfg, seat, out)
 
 
 @njit(cache=True)
