@@ -177,17 +177,19 @@ class GameDef:
 
     Every game writes its own ``step_rows``, the same loop over row blocks around its own
     ``_apply``/``_legal``/``_observe`` (``core.prefetch.STEP_BLOCK``), after taking borrowed views
-    of its arrays (``core.borrow.borrowed_step``: no reference counting). ``_legal`` and
-    ``_observe`` are inlined into it (``inline="always"``; the other callers go through
-    ``legal_row`` and ``observe_row``): that made the step 1.18-1.33 times faster in alternating
-    runs at N = 1024, since a call between kernels passes each array as a descriptor of 7-9 words.
-    ``_apply`` is inlined too where that compiles quickly (Piquet, Esel, Four Aces); Banque's stays
-    a call, because inlined it took 2.7 times as long to compile.
+    of its arrays (``core.borrow.borrowed_step``: no reference counting). All three are inlined into
+    it (``inline="always"``; the other callers of ``_legal`` and ``_observe`` go through
+    ``legal_row`` and ``observe_row``): inlining ``_legal`` and ``_observe`` made the step 1.20-1.35
+    times faster in alternating runs at N = 1024, since a call between kernels passes each array as
+    a descriptor of 7-9 words, and ``_apply`` another 1.07-1.26 times. An ``inline="always"`` helper
+    is compiled into every place that calls it, so a kernel that is inlined calls each such helper
+    from one place (Banque's ``_apply`` calls ``_after_play`` once, not once per kind of play:
+    compiling its engine took 135 s instead of 305 s).
 
     One shared loop would have to take the game's kernels as closure variables or as arguments, and
     numba's cache misses both every time in a new process (the closure's cache key pickles its
     kernels differently each time; a kernel argument costs about 25 µs a call and misses too), so
-    every process would recompile the step: 25-90 s per engine here.
+    every process would recompile the step: 30-150 s per engine here.
     """
 
     name: str
