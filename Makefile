@@ -46,14 +46,17 @@ train: $(STAMP_TRAIN)
 	$(BIN)/python -m train.ppo --game $(GAME) $(if $(STEPS),--total-timesteps $(STEPS)) \
 		--out runs/$(GAME)
 
-## The whole test suite (slow tests excluded; `make test-all` runs them too).
+## The whole test suite (slow tests excluded; `make test-all` runs them too). The engines are
+## compiled first, one per process (cardenvs.compile), then pytest runs one worker per core.
 test: $(STAMP_DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m cardenvs.compile
+	$(BIN)/python -m pytest -q -n auto
 
 test-all: $(STAMP_DEV)
-	$(BIN)/python -m pytest -q -m ""
+	$(BIN)/python -m cardenvs.compile
+	$(BIN)/python -m pytest -q -n auto -m ""
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .

@@ -1,10 +1,14 @@
-"""The demo and the benchmark run end to end on a tiny budget."""
+"""The demo, the benchmarks and ``cardenvs.compile`` run end to end on a tiny budget."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
+import cardenvs
 from benchmarks import profile_step, scoring, throughput
+from cardenvs import compile as ahead
 from cardenvs import demo
 
 
@@ -49,12 +53,34 @@ def test_scoring_benchmark__times_the_scorer(capsys):
 
 def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
     res = profile_step.main(
-        ["--games", "banque-v0", "piquet_normand-v0", "--n", "16", "--repeats", "2"]
-        + ["--out", str(tmp_path)]
+        ["--games", "four_aces-v0", "--n", "16", "--repeats", "2"] + ["--out", str(tmp_path)]
     )
     for r in res.values():
         assert all(r[k] > 0 for k in ("apply", "legal", "observe", "policy", "step"))
         assert r["rest"] >= 0 and r["steps_per_s"] > 0
     saved = json.loads((tmp_path / "profile_step.json").read_text())
-    assert saved["n"] == 16 and saved["games"]["banque-v0"]["obs_dim"] == 437
-    assert "| piquet_normand-v0 |" in capsys.readouterr().out
+    assert saved["n"] == 16 and saved["games"]["four_aces-v0"]["obs_dim"] == 507
+    assert "| four_aces-v0 |" in capsys.readouterr().out
+
+
+def test_compile__groups_ids_by_engine_and_readies_them(capsys):
+    assert ahead.groups(cardenvs.GAMES) == [
+        ["piquet-v0", "piquet_au_cent-v0", "auction_piquet-v0"],
+        ["esel-v0"],
+        ["banque-v0"],
+        ["four_aces-v0"],
+        ["piquet_normand-v0", "partnership_piquet-v0"],
+    ]
+    times = ahead.main(["four_aces-v0", "esel-v0", "--jobs", "2"])
+    assert set(times) == {"four_aces-v0", "esel-v0"} and all(t > 0 for t in times.values())
+    assert "2 engines ready" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [(["chess-v0"], "unknown environment id 'chess-v0'"), (["--jobs", "0"], "at least 1")],
+)
+def test_compile__bad_arguments_exit_naming_the_problem(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        ahead.main(argv)
+    assert message in capsys.readouterr().err

@@ -1,0 +1,119 @@
+"""Compile the games' numba kernels ahead of time, several engines at once.
+
+numba compiles a kernel on its first call and, since every kernel here is ``cache=True``, saves
+the machine code in ``__pycache__`` next to the source; a later process loads it in well under a
+second. A fresh install pays the compilation once, 30-150 s per engine on one core. This command
+pays it up front, one engine per process and ``--jobs`` processes at a time, so on a machine with
+several cores the wait is shorter than when the first env of each game compiles its engine in
+turn (``make test`` runs it before pytest, with one job per core):
+
+    python -m cardenvs.compile [--jobs N] [ids ...]
+
+Ids that run on the same kernels (the three two-handed Piquet ids; normand and partnership)
+compile in one process, so no two processes compile the same kernel. Each process plays a few
+steps of every id it was given through the batched engine and the AEC env, observes every seat
+and determinizes one state for search: the calls the environments and the search helpers make.
+When the cache is already warm, the command only loads it (a few seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+import numpy as np
+
+from .registry import GAMES, lookup
+
+
+def engine_of(env_id: str) -> str:
+    """The module of the kernels ``env_id`` runs on (ids on the same engine share it)."""
+    module, _ = lookup(env_id)
+    return module.GAME.step_rows.py_func.__module__
+
+
+def groups(env_ids) -> list[list[str]]:
+    """``env_ids`` grouped by engine, in first-seen order."""
+    out: dict[str, list[str]] = {}
+    for env_id in env_ids:
+        out.setdefault(engine_of(env_id), []).append(env_id)
+    return list(out.values())
+
+
+def exercise(env_id: str, steps: int = 64) -> None:
+    """Call what compiles ``env_id``'s kernels: a batched engine (reset, steps, ``observe``), the
+    AEC env (reset, steps) and, for a game that has one, a determinization."""
+    import cardenvs
+    from cardenvs.core.sim import Simulator
+    from cardenvs.core.vector import RandomLegal
+
+    venv = cardenvs.make_vector(env_id, 2, seed=0)
+    _, mask, _ = venv.reset()
+    policy = RandomLegal(seed=0)
+    for _ in range(steps):
+        _, mask, *_ = venv.step(policy(mask))
+    for seat in range(venv.num_seats):
+        venv.observe(seat)
+    env = cardenvs.make(env_id)
+    env.reset(seed=0)
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        if not env.agents:
+            break
+    game = lookup(env_id)[0].GAME
+    if game.determinize is not None:
+        sim = Simulator(game, venv.config)
+        s = sim.determinize(sim.copy_row(venv.state, 0), 0, np.random.default_rng(0))
+        legal = np.flatnonzero(sim.legal(s))
+        if legal.size:
+            sim.step(s, int(legal[0]))
+
+
+def _compile_group(env_ids: list[str]) -> tuple[list[str], float]:
+    t0 = time.perf_counter()
+    for env_id in env_ids:
+        exercise(env_id)
+    return env_ids, time.perf_counter() - t0
+
+
+def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, float]:
+    """Compile (or load from the cache) the kernels of ``env_ids``, one process per engine and
+    ``jobs`` processes at a time (default: one per core). Returns seconds per engine group,
+    keyed by its ids joined with ``+``."""
+    env_ids = list(env_ids)
+    for env_id in env_ids:
+        lookup(env_id)  # unknown ids fail here, naming the known ones
+    todo = groups(env_ids)
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an int of at least 1, got {jobs!r}")
+    times: dict[str, float] = {}
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+        futures = [pool.submit(_compile_group, g) for g in todo]
+        for fut in as_completed(futures):
+            ids, seconds = fut.result()
+            times["+".join(ids)] = seconds
+            log(f"ready: {', '.join(ids)} in {seconds:.1f} s")
+    log(f"{len(todo)} engines ready in {time.perf_counter() - t0:.1f} s ({jobs} jobs)")
+    return times
+
+
+def main(argv=None) -> dict[str, float]:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("ids", nargs="*", default=list(GAMES), help="environment ids (default: all)")
+    p.add_argument("--jobs", "-j", type=int, default=None, help="processes (default: one per core)")
+    args = p.parse_args(argv)
+    try:
+        return compile_all(args.ids, args.jobs)
+    except ValueError as e:
+        p.error(str(e))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
