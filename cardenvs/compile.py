@@ -80,21 +80,21 @@ def _compile_group(env_ids: list[str]) -> tuple[list[str], float]:
     return env_ids, time.perf_counter() - t0
 
 
-def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, float]:
-    """Compile (or load from the cache) the kernels of ``env_ids``, one process per engine and
-    ``jobs`` processes at a time (default: one per core). Returns seconds per engine group,
-    keyed by its ids joined with ``+``."""
-    env_ids = list(env_ids)
-    for env_id in env_ids:
-        lookup(env_id)  # unknown ids fail here, naming the known ones
+def _plan(env_ids, jobs: int | None) -> tuple[list[list[str]], int]:
+    """The engine groups of ``env_ids`` and the number of processes; ``ValueError`` naming the
+    problem for an unknown id (``lookup``) or a bad ``jobs``."""
     todo = groups(env_ids)
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int of at least 1, got {jobs!r}")
+    return todo, jobs
+
+
+def _run(todo: list[list[str]], jobs: int, log) -> dict[str, float]:
     times: dict[str, float] = {}
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
         futures = [pool.submit(_compile_group, g) for g in todo]
         for fut in as_completed(futures):
             ids, seconds = fut.result()
@@ -104,15 +104,23 @@ def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, 
     return times
 
 
+def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, float]:
+    """Compile (or load from the cache) the kernels of ``env_ids``, one process per engine and
+    ``jobs`` processes at a time (default: one per core). Returns seconds per engine group,
+    keyed by its ids joined with ``+``."""
+    return _run(*_plan(env_ids, jobs), log)
+
+
 def main(argv=None) -> dict[str, float]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("ids", nargs="*", default=list(GAMES), help="environment ids (default: all)")
     p.add_argument("--jobs", "-j", type=int, default=None, help="processes (default: one per core)")
     args = p.parse_args(argv)
-    try:
-        return compile_all(args.ids, args.jobs)
+    try:  # only the arguments: an error while compiling is not a usage error
+        todo, jobs = _plan(args.ids, args.jobs)
     except ValueError as e:
         p.error(str(e))
+    return _run(todo, jobs, print)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def test_scoring_benchmark__times_the_scorer(capsys):
 
 def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
     res = profile_step.main(
-        ["--games", "four_aces-v0", "--n", "16", "--repeats", "2"] + ["--out", str(tmp_path)]
+        ["--games", "four_aces-v0", "--n", "16", "--repeats", "2", "--out", str(tmp_path)]
     )
     for r in res.values():
         assert all(r[k] > 0 for k in ("apply", "legal", "observe", "policy", "step"))
