@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bitmask import popcount
+from .bytemask import fits, row_bits, select128
 from .cards import format_cards
 from .game import GameDef
 from .rng import check_seed, key_from_seed, mix64
@@ -47,16 +49,22 @@ def check_actions(mask, actions, legality):
 
 
 @njit(cache=True)
-def random_legal_actions(mask, key, counter, out):
-    """Write into ``out[b]`` a uniformly drawn legal action of each row (-1 where none).
-    ``counter`` may come as a Python int (numba's dispatch takes it twice as fast as a
-    ``np.uint64``); it is used as ``uint64``."""
+def random_legal_actions(mask, key, counter, out, by_words):
+    """Write into ``out[b]`` a uniformly drawn legal action of each row (-1 where none): the
+    ``r``-th legal action (a non-zero entry), ``r`` drawn from the row's hash. ``by_words`` reads
+    the rows eight entries at a time (``core.bytemask``; only for masks that ``fits``); either way
+    the same actions are drawn. ``counter`` may come as a Python int (numba's dispatch takes it
+    twice as fast as a ``np.uint64``); it is used as ``uint64``."""
     c = np.uint64(counter)
     n, a = mask.shape
     for b in range(n):
-        k = 0
-        for i in range(a):
-            k += mask[b, i]
+        if by_words:
+            lo, hi = row_bits(mask, b)
+            k = popcount(lo) + popcount(hi)
+        else:
+            k = 0
+            for i in range(a):
+                k += mask[b, i] != 0
         if k == 0:
             out[b] = -1
             continue
@@ -64,15 +72,22 @@ def random_legal_actions(mask, key, counter, out):
             ((mix64(key ^ mix64(c * np.uint64(n) + np.uint64(b))) >> np.uint64(32)) * np.uint64(k))
             >> np.uint64(32)
         )
-        for i in range(a):  # the r-th legal action (0-based); a branch taken only once
-            r -= mask[b, i]
+        if by_words:
+            out[b] = select128(lo, hi, r)
+            continue
+        for i in range(a):  # the r-th legal action (0-based)
+            r -= mask[b, i] != 0
             if r < 0:
                 out[b] = i
                 break
 
 
 class RandomLegal:
-    """Uniform random legal actions for a whole batch (numba), seeded and reproducible."""
+    """Uniform random legal actions for a whole batch (numba), seeded and reproducible.
+
+    Call it with a ``(N, num_actions)`` mask (non-zero = legal); it returns an ``(N,) int64``
+    array (its own buffer, overwritten by the next call) holding a legal action of each row, or
+    -1 in a row with none."""
 
     def __init__(self, seed: int = 0):
         self.key = np.uint64(key_from_seed(check_seed(seed)))
@@ -80,10 +95,12 @@ class RandomLegal:
         self._out = None
 
     def __call__(self, mask: np.ndarray) -> np.ndarray:
+        if mask.ndim != 2:
+            raise ValueError(f"mask must be 2-D (num_envs, num_actions), got shape {mask.shape}")
         if self._out is None or self._out.shape[0] != mask.shape[0]:
             self._out = np.empty(mask.shape[0], dtype=np.int64)
         self.counter += 1
-        random_legal_actions(mask, self.key, self.counter, self._out)
+        random_legal_actions(mask, self.key, self.counter, self._out, fits(mask))
         return self._out
 
 
