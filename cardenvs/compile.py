@@ -14,19 +14,60 @@ compile in one process, so no two processes compile the same kernel. Each proces
 steps of every id it was given through the batched engine and the AEC env, observes every seat
 and determinizes one state for search: the calls the environments and the search helpers make.
 When the cache is already warm, the command only loads it (a few seconds).
+
+numba checks a cached kernel against its own source file only: a kernel that inlines a helper
+from another file (every engine inlines ``core.bitmask``, ``core.borrow`` and ``core.prefetch``;
+the Piquet variants inline ``games.piquet.rules``) would keep running the old helper after that
+file changed. So before compiling, this command hashes every source file of the package and,
+when the hash differs from the one it stamped last time (or there is no stamp), deletes every
+cached kernel of the package first (``clear_stale_cache``). ``make test`` and ``make bench``
+run it, so they never test or time a stale kernel; a plain ``pytest`` or ``import`` after an
+edit does not check. Caches moved elsewhere with ``NUMBA_CACHE_DIR`` are not cleared.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
 import numpy as np
 
 from .registry import GAMES, lookup
+
+PACKAGE = Path(__file__).resolve().parent
+STAMP = "numba-sources.sha256"  # in the package's top __pycache__
+
+
+def sources_digest(root: Path = PACKAGE) -> str:
+    """SHA-256 of every ``.py`` file under ``root`` (relative paths and contents)."""
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def clear_stale_cache(root: Path | None = None, log=print) -> int:
+    """Delete every numba cache file (``*.nbi``, ``*.nbc``) under ``root`` (default: the package)
+    unless its sources are the ones stamped by the last call, then stamp the current ones; returns
+    how many files were deleted."""
+    root = PACKAGE if root is None else root
+    digest = sources_digest(root)
+    stamp = root / "__pycache__" / STAMP
+    if stamp.is_file() and stamp.read_text().strip() == digest:
+        return 0
+    cached = [p for pattern in ("*.nbi", "*.nbc") for p in root.rglob(pattern)]
+    for path in cached:
+        path.unlink(missing_ok=True)
+    stamp.parent.mkdir(exist_ok=True)
+    stamp.write_text(digest + "\n")
+    if cached:
+        log(f"sources changed since the last compile: deleted {len(cached)} cached kernel files")
+    return len(cached)
 
 
 def engine_of(env_id: str) -> str:
@@ -94,6 +135,7 @@ def _plan(env_ids, jobs: int | None) -> tuple[list[list[str]], int]:
 def _run(todo: list[list[str]], jobs: int, log) -> dict[str, float]:
     times: dict[str, float] = {}
     t0 = time.perf_counter()
+    clear_stale_cache(log=log)
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
         futures = [pool.submit(_compile_group, g) for g in todo]
         for fut in as_completed(futures):

@@ -63,7 +63,8 @@ def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
     assert "| four_aces-v0 |" in capsys.readouterr().out
 
 
-def test_compile__groups_ids_by_engine_and_readies_them(capsys):
+def test_compile__groups_ids_by_engine_and_readies_them(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(ahead, "PACKAGE", tmp_path)  # the stale-cache check: not on the real cache
     assert ahead.groups(cardenvs.GAMES) == [
         ["piquet-v0", "piquet_au_cent-v0", "auction_piquet-v0"],
         ["esel-v0"],
@@ -74,6 +75,30 @@ def test_compile__groups_ids_by_engine_and_readies_them(capsys):
     times = ahead.main(["four_aces-v0", "esel-v0", "--jobs", "2"])
     assert set(times) == {"four_aces-v0", "esel-v0"} and all(t > 0 for t in times.values())
     assert "2 engines ready" in capsys.readouterr().out
+    assert (tmp_path / "__pycache__" / ahead.STAMP).is_file()
+
+
+def test_compile__clears_cached_kernels_when_any_source_changed(tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "bitmask.py").write_text("ONE = 1\n")
+    (tmp_path / "games" / "rules.py").write_text("from ..bitmask import ONE\n")
+
+    def cache():  # what numba writes next to each source
+        for name in ("rules.step-1.py311.nbi", "rules.step-1.py311.1.nbc"):
+            (tmp_path / "games" / "__pycache__").mkdir(exist_ok=True)
+            (tmp_path / "games" / "__pycache__" / name).write_bytes(b"kernel")
+
+    def cached() -> int:
+        return len(list(tmp_path.rglob("*.nb[ic]")))
+
+    cache()
+    assert ahead.clear_stale_cache(tmp_path, log=lambda _: None) == 2  # no stamp: unknown sources
+    cache()
+    assert ahead.clear_stale_cache(tmp_path) == 0 and cached() == 2  # the stamped sources
+    (tmp_path / "bitmask.py").write_text("ONE = 2\n")  # a helper the kernel inlines changed
+    assert ahead.clear_stale_cache(tmp_path, log=lambda _: None) == 2 and cached() == 0
+    cache()
+    assert ahead.clear_stale_cache(tmp_path) == 0 and cached() == 2
 
 
 @pytest.mark.parametrize(
