@@ -889,6 +889,11 @@ def _legal_cards(s, b, cfg):
     takers = np.uint64(0)
     others = np.uint64(0)
     x = hand
+    if not cfg[C_MUST_BEAT]:
+        # a main-suit card (any card, from a player void in it) is legal whether or not it takes:
+        # only the other cards need the trick resolved (the loop below, short-circuited)
+        others = hand if void else main
+        x = hand & ~others
     while x != np.uint64(0):
         low = x & (np.uint64(0) - x)
         c = lowest(x)
