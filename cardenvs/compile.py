@@ -43,8 +43,9 @@ PACKAGE = Path(__file__).resolve().parent
 STAMP = "numba-sources.sha256"  # in the package's top __pycache__
 
 
-def sources_digest(root: Path = PACKAGE) -> str:
-    """SHA-256 of every ``.py`` file under ``root`` (relative paths and contents)."""
+def sources_digest(root: Path | None = None) -> str:
+    """SHA-256 of every ``.py`` file under ``root`` (default: the package), paths and contents."""
+    root = PACKAGE if root is None else root
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
