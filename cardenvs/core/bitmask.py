@@ -29,13 +29,19 @@ def has(mask, card):
 
 
 @njit(cache=True, inline="always")
-def popcount(mask):
-    """Number of cards in ``mask`` (SWAR popcount)."""
+def byte_counts(mask):
+    """The number of set bits of each byte of ``mask``, in that byte (the first steps of a SWAR
+    popcount)."""
     x = np.uint64(mask)
     x = x - ((x >> np.uint64(1)) & _M1)
     x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
+    return (x + (x >> np.uint64(4))) & _M4
+
+
+@njit(cache=True, inline="always")
+def popcount(mask):
+    """Number of cards in ``mask`` (SWAR popcount)."""
+    return np.int64((byte_counts(mask) * _H01) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")

@@ -19,14 +19,11 @@ from llvmlite import ir
 from numba import config, njit, types
 from numba.extending import intrinsic
 
-from .bitmask import popcount
+from .bitmask import byte_counts, popcount
 
 MAX_ACTIONS = 128  # two words
 _GATHER = np.uint64(0x0102040810204080)  # multiplier taking bit 8i of a word to bit 56 + i
 _LOW = np.uint64(0x0101010101010101)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H80 = np.uint64(0x8080808080808080)
 
 # SELECT8[x, r]: position of the r-th (0-based) set bit of the byte x, -1 past the last one
@@ -106,10 +103,8 @@ def row_bits(mask, b):
 def select64(x, r):
     """Position of the ``r``-th (0-based) set bit of ``x``; needs ``r < popcount(x)``. Broadword:
     running byte counts find the byte, ``SELECT8`` the bit inside it."""
-    s = x - ((x >> np.uint64(1)) & _M1)
-    s = (s & _M2) + ((s >> np.uint64(2)) & _M2)
-    s = (s + (s >> np.uint64(4))) & _M4
-    cum = s * _LOW  # byte i: the set bits of bytes 0..i (at most 64, so the top bit stays clear)
+    # byte i: the set bits of bytes 0..i (at most 64, so each byte's top bit stays clear)
+    cum = byte_counts(x) * _LOW
     ur = np.uint64(r)
     le = (((ur * _LOW) | _H80) - cum) & _H80  # top bit of every byte whose running count <= r
     p = ((le >> np.uint64(7)) * _LOW) >> np.uint64(56)  # how many such bytes: bit r's byte
