@@ -730,6 +730,24 @@ def test_banque__extreme_totals_stay_inside_the_space(num_players):
             assert np.allclose(got, np.clip(ego, -20, 20)), (got, ego)
 
 
+@pytest.mark.parametrize("target", [1, 3, 7, 31, 124, 248, 997, 4999, 5000])
+def test_banque__total_entries_are_exactly_total_over_target(target):
+    """The kernel multiplies a total by the target's reciprocal; every total a seat can hold
+    (-30,000..30,000; capped at 30,000) comes out as the float32 of total / target, clipped at
+    +-20, to the last bit."""
+    n, P = 4096, 4
+    venv = cardenvs.make_vector(ENV_ID, n, seed=0, target_score=target)
+    venv.reset()
+    totals = np.arange(-30_000, 30_001)
+    for lo in range(0, totals.size, n * P):
+        chunk = np.resize(totals[lo : lo + n * P], n * P).reshape(n, P)
+        R.field(venv.state, "total")[:, :P] = chunk
+        got = venv.observe(0)[:, R.O_TOTAL : R.O_TOTAL + P]
+        want = np.clip(chunk / target, -20.0, 20.0).astype(np.float32)
+        bad = np.flatnonzero((got != want).any(axis=1))
+        assert bad.size == 0, (target, chunk[bad[:3]], got[bad[:3]], want[bad[:3]])
+
+
 def expected_rewards(s, b: int, config: R.Config) -> list[float]:
     """The reward table of the rules module, computed from the finished row ``b``."""
     P = config.num_players

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
@@ -15,3 +16,13 @@ def seat_mod(d, n):
     if d >= n:
         return d - n
     return d
+
+
+@njit(cache=True, inline="always")
+def at(base, k):
+    """``base + k`` as an unsigned index, for ``k >= 0`` (a seat from ``seat_mod``, say).
+
+    numba adds a negative-index wraparound to every array access through a signed index that it
+    cannot prove non-negative, and a seat computed at run time is one; an access through ``at``
+    has none (Banque's observation 13% faster with its seat loop written so)."""
+    return np.uint64(base) + np.uint64(k)

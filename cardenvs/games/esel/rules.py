@@ -113,7 +113,7 @@ from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, lowest, popcount, 
 from ...core.borrow import borrowed_step
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
-from ...core.seats import seat_mod
+from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
 
 NAME = "esel"
@@ -1011,18 +1011,19 @@ def _observe(s, b, cfg, seat, out):
     _planes(s.m[b, M_HAND + seat] if ph != PHASE_TRUMP else np.uint64(0), out, O_HAND)
     for k in range(P):
         p = seat_mod(seat + k, P)
-        _planes(s.m[b, M_PLAYED + p], out, O_PLAYED + 36 * k)
-        t = s.f[b, F_TRUMP + p]
+        _planes(s.m[b, at(M_PLAYED, p)], out, O_PLAYED + 36 * k)
+        t = s.f[b, at(F_TRUMP, p)]
         out[O_TRUMPS + 5 * k + (t if t >= 0 else 4)] = 1.0
-        out[O_DECL + 3 * k + s.f[b, F_DECL + p] + 1] = 1.0
-        out[O_BANKS + k] = min(s.f[b, F_BANKS + p], 12) * (1.0 / 6.0)
-        out[O_POINTS + k] = s.v[b, V_POINTS + p] * (1.0 / 100.0)
-        out[O_TRICKS + k] = s.f[b, F_TRICKS + p] * (1.0 / 18.0)
+        out[O_DECL + 3 * k + s.f[b, at(F_DECL, p)] + 1] = 1.0
+        out[O_BANKS + k] = min(s.f[b, at(F_BANKS, p)], 12) * (1.0 / 6.0)
+        out[O_POINTS + k] = s.v[b, at(V_POINTS, p)] * (1.0 / 100.0)
+        out[O_TRICKS + k] = s.f[b, at(F_TRICKS, p)] * (1.0 / 18.0)
         if ph != PHASE_TRUMP:
-            out[O_HAND_SIZE + k] = popcount(s.m[b, M_HAND + p]) * (1.0 / 4.0)
+            out[O_HAND_SIZE + k] = popcount(s.m[b, at(M_HAND, p)]) * (1.0 / 4.0)
         out[O_SEATS + k] = 1.0
-        if p == s.f[b, F_DEALER]:
-            out[O_DEALER + k] = 1.0
+    dealer = s.f[b, F_DEALER]
+    if dealer >= 0:
+        out[O_DEALER + seat_mod(dealer - seat, P)] = 1.0
     table = np.uint64(0)
     for i in range(s.f[b, F_TRICK_N]):
         table |= bit(s.f[b, F_TRICK_CARDS + i])

@@ -94,7 +94,7 @@ from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, popcount, spread
 from ...core.borrow import borrowed_step
 from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, Deck, format_card, format_cards
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
-from ...core.seats import seat_mod
+from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
 
 NAME = "four_aces"
@@ -683,27 +683,30 @@ def _observe(s, b, cfg, seat, out):
         out[i] = 0.0
     for i in range(O_EXPOSED + 52 * P, O_PILE):
         out[i] = 0.0
-    _plane52(s.m[b, M_HIDDEN + seat], out, O_HIDDEN)
+    _plane52(s.m[b, at(M_HIDDEN, seat)], out, O_HIDDEN)
     for k in range(P):
         p = seat_mod(seat + k, P)
-        _plane52(s.m[b, M_EXPOSED + p], out, O_EXPOSED + 52 * k)
-        out[O_HSIZE + k] = (popcount(s.m[b, M_HIDDEN + p]) + s.f[b, F_JK_HELD + p]) * (1.0 / 5.0)
-        out[O_LIMIT + k] = s.f[b, F_LIMIT + p] * (1.0 / 5.0)
-        out[O_JKP + k] = s.f[b, F_JK_PLAYED + p] * (1.0 / 2.0)
-        out[O_TOTAL + k] = s.v[b, V_TOTAL + p] * (1.0 / 20.0)
+        _plane52(s.m[b, at(M_EXPOSED, p)], out, O_EXPOSED + 52 * k)
+        out[O_HSIZE + k] = (popcount(s.m[b, at(M_HIDDEN, p)]) + s.f[b, at(F_JK_HELD, p)]) * (
+            1.0 / 5.0
+        )
+        out[O_LIMIT + k] = s.f[b, at(F_LIMIT, p)] * (1.0 / 5.0)
+        out[O_JKP + k] = s.f[b, at(F_JK_PLAYED, p)] * (1.0 / 2.0)
+        out[O_TOTAL + k] = s.v[b, at(V_TOTAL, p)] * (1.0 / 20.0)
         out[O_SEATS + k] = 1.0
-        if p == s.f[b, F_DEALER]:
-            out[O_DEALER + k] = 1.0
+    dealer = s.f[b, F_DEALER]
+    if dealer >= 0:
+        out[O_DEALER + seat_mod(dealer - seat, P)] = 1.0
     n = s.f[b, F_PILE_N]
     for i in range(n):
-        out[O_PILE + s.f[b, F_PILE + i]] = (i + 1) * (1.0 / 54.0)
+        out[at(O_PILE, s.f[b, F_PILE + i])] = (i + 1) * (1.0 / 54.0)
     if n > 0:
-        out[O_TOP + s.f[b, F_PILE + n - 1]] = 1.0
+        out[at(O_TOP, s.f[b, F_PILE + n - 1])] = 1.0
     if s.f[b, F_DRAWN] >= 0:
-        out[O_DRAWN + s.f[b, F_DRAWN]] = 1.0
-    out[O_JKH] = s.f[b, F_JK_HELD + seat] * (1.0 / 2.0)
+        out[at(O_DRAWN, s.f[b, F_DRAWN])] = 1.0
+    out[O_JKH] = s.f[b, at(F_JK_HELD, seat)] * (1.0 / 2.0)
     out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) * (1.0 / 54.0)
-    out[O_PHASE + s.f[b, F_PHASE]] = 1.0
+    out[at(O_PHASE, s.f[b, F_PHASE])] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     out[O_ROUND] = s.f[b, F_DEAL_NO] / cfg[C_MAX_ROUNDS]
     out[O_TURN] = s.v[b, V_TURNS] / (cfg[C_CAP] * (NUM_CARDS - 6 * P))

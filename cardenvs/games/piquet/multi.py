@@ -171,7 +171,7 @@ from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, clear, 
 from ...core.borrow import borrowed_step
 from ...core.cards import format_card, format_cards
 from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
-from ...core.seats import seat_mod
+from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
 from .rules import (
     DECK,
@@ -477,8 +477,8 @@ def _num_sides(cfg):
 
 @njit(cache=True, inline="always")
 def _in_game(s, b, seat):
-    """The seat still plays (normand: has not reached the target and dropped out)."""
-    return s.f[b, F_FINISHED + seat] == 0
+    """The seat (``>= 0``) still plays (normand: has not reached the target and dropped out)."""
+    return s.f[b, at(F_FINISHED, seat)] == 0
 
 
 @njit(cache=True, inline="always")
@@ -1030,36 +1030,36 @@ def _observe(s, b, cfg, seat, out):
     o = _OBS_OFF[p]
     clear(out, o[B_PHASE], o[B_END])
     dealer = s.f[b, F_DEALER]
-    _planes(s.m[b, M_HAND + seat], out, o[B_HAND])
+    _planes(s.m[b, at(M_HAND, seat)], out, o[B_HAND])
     own_exchange = seat == dealer and cfg[K_MODE] == MODE_NORMAND
     _planes(s.m[b, M_DISCARDS] if own_exchange else np.uint64(0), out, o[B_DISC])
     _planes(s.m[b, M_SEEN] if own_exchange else np.uint64(0), out, o[B_SEEN])
     for k in range(p):
         t = seat_mod(seat + k, p)
-        _planes(s.m[b, M_PLAYED + t], out, o[B_PLAYED] + 32 * k)
-        _planes(s.m[b, M_SHOWN + t], out, o[B_SHOWN] + 32 * k)
+        _planes(s.m[b, at(M_PLAYED, t)], out, o[B_PLAYED] + 32 * k)
+        _planes(s.m[b, at(M_SHOWN, t)], out, o[B_SHOWN] + 32 * k)
     led = s.f[b, F_LED]
     spread(np.int64(1) << lid(led) if led >= 0 else 0, 4, BYTE_BITS_F32, out, o[B_LEAD])
     _planes(s.m[b, M_TABLE], out, o[B_TABLE])
     ph = s.f[b, F_PHASE]
-    out[o[B_PHASE] + ph] = 1.0
-    out[o[B_TO_ACT]] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
-    out[o[B_DEALER] + seat_mod(dealer - seat, p)] = 1.0
+    out[at(o[B_PHASE], ph)] = 1.0
+    out[at(o[B_TO_ACT], 0)] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
+    out[at(o[B_DEALER], seat_mod(dealer - seat, p))] = 1.0
     if s.f[b, F_TRICK_N] > 0:
         out[o[B_LEADER] + seat_mod(s.f[b, F_TRICK_LEADER] - seat, p)] = 1.0
     for k in range(p):
         t = seat_mod(seat + k, p)
         side = _side(cfg, t)
-        out[o[B_IN_GAME] + k] = 1.0 if _in_game(s, b, t) else 0.0
-        if ph >= PHASE_PLAY and s.f[b, F_CB + t]:
-            out[o[B_CB] + k] = 1.0
-        if s.f[b, F_BONUS + side] == BONUS_PIQUE:
-            out[o[B_BONUS] + 2 * k] = 1.0
-        elif s.f[b, F_BONUS + side] == BONUS_REPIQUE:
-            out[o[B_BONUS] + 2 * k + 1] = 1.0
-        out[o[B_TRICKS] + k] = s.f[b, F_TRICKS + t] * (1.0 / 10.0)
-        out[o[B_DSCORE] + k] = s.v[b, V_DEAL_SCORE + side] * (1.0 / 100.0)
-        out[o[B_TOTAL] + k] = s.v[b, V_TOTAL + side] * (1.0 / 100.0)
+        out[at(o[B_IN_GAME], k)] = 1.0 if _in_game(s, b, t) else 0.0
+        if ph >= PHASE_PLAY and s.f[b, at(F_CB, t)]:
+            out[at(o[B_CB], k)] = 1.0
+        if s.f[b, at(F_BONUS, side)] == BONUS_PIQUE:
+            out[at(o[B_BONUS], 2 * k)] = 1.0
+        elif s.f[b, at(F_BONUS, side)] == BONUS_REPIQUE:
+            out[at(o[B_BONUS], 2 * k + 1)] = 1.0
+        out[at(o[B_TRICKS], k)] = s.f[b, at(F_TRICKS, t)] * (1.0 / 10.0)
+        out[at(o[B_DSCORE], k)] = s.v[b, at(V_DEAL_SCORE, side)] * (1.0 / 100.0)
+        out[at(o[B_TOTAL], k)] = s.v[b, at(V_TOTAL, side)] * (1.0 / 100.0)
     if ph >= PHASE_PLAY:
         for c in range(3):
             w = s.f[b, F_DECL_WIN + c]
@@ -1069,11 +1069,11 @@ def _observe(s, b, cfg, seat, out):
                 k = p + 1
             else:
                 k = seat_mod(w - seat, p)
-            out[o[B_OUTCOME] + (p + 2) * c + k] = 1.0
-            out[o[B_DPTS] + c] = s.v[b, V_DECL_PTS + c] * (1.0 / 20.0)
-        out[o[B_XCH]] = s.f[b, F_TALON_POS] * (1.0 / 2.0)
-    out[o[B_TARGET]] = cfg[K_TARGET] * (1.0 / 300.0)
-    out[o[B_DEALNO]] = s.f[b, F_DEAL_NO] * (1.0 / 120.0)
+            out[at(o[B_OUTCOME], (p + 2) * c + k)] = 1.0
+            out[at(o[B_DPTS], c)] = s.v[b, V_DECL_PTS + c] * (1.0 / 20.0)
+        out[at(o[B_XCH], 0)] = s.f[b, F_TALON_POS] * (1.0 / 2.0)
+    out[at(o[B_TARGET], 0)] = cfg[K_TARGET] * (1.0 / 300.0)
+    out[at(o[B_DEALNO], 0)] = s.f[b, F_DEAL_NO] * (1.0 / 120.0)
 
 
 # --- batched kernels (the only entry points the front ends call) -------------------------------

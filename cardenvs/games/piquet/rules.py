@@ -157,6 +157,7 @@ from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, action_in, bit, spread
 from ...core.borrow import borrowed_step
 from ...core.cards import Deck, format_card, format_cards, piquet_deck
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
+from ...core.seats import at
 from ...core.state import PackedState, StateLayout
 
 NAME = "piquet"
@@ -1842,29 +1843,29 @@ def _observe(s, b, cfg, seat, out):
     for i in range(O_PHASE, OBS_DIM):
         out[i] = 0.0
     opp = 1 - seat
-    _planes(s.m[b, M_HAND + seat], out, O_HAND)
-    _planes(s.m[b, M_DISCARDS + seat], out, O_DISC)
-    _planes(s.m[b, M_SEEN + seat] & ~s.m[b, M_HAND + seat], out, O_SEEN)
-    _planes(s.m[b, M_CB_SHOWN + opp], out, O_OPP_CB)
-    _planes(s.m[b, M_SHOWN + seat], out, O_OWN_SHOWN)
-    _planes(s.m[b, M_SHOWN + opp], out, O_OPP_SHOWN)
-    _planes(s.m[b, M_PLAYED + seat], out, O_OWN_PLAYED)
-    _planes(s.m[b, M_PLAYED + opp], out, O_OPP_PLAYED)
+    _planes(s.m[b, at(M_HAND, seat)], out, O_HAND)
+    _planes(s.m[b, at(M_DISCARDS, seat)], out, O_DISC)
+    _planes(s.m[b, at(M_SEEN, seat)] & ~s.m[b, at(M_HAND, seat)], out, O_SEEN)
+    _planes(s.m[b, at(M_CB_SHOWN, opp)], out, O_OPP_CB)
+    _planes(s.m[b, at(M_SHOWN, seat)], out, O_OWN_SHOWN)
+    _planes(s.m[b, at(M_SHOWN, opp)], out, O_OPP_SHOWN)
+    _planes(s.m[b, at(M_PLAYED, seat)], out, O_OWN_PLAYED)
+    _planes(s.m[b, at(M_PLAYED, opp)], out, O_OPP_PLAYED)
     led = s.f[b, F_TRICK_CARD]
     spread(np.int64(1) << lid(led) if led >= 0 else 0, 4, BYTE_BITS_F32, out, O_TRICK)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     elder = _elder(s, b)
     out[O_ELDER] = 1.0 if seat == elder else 0.0
-    out[O_XCOUNT] = s.f[b, F_XCOUNT + seat] * (1.0 / 8.0)
-    out[O_XCOUNT + 1] = s.f[b, F_XCOUNT + opp] * (1.0 / 8.0)
+    out[O_XCOUNT] = s.f[b, at(F_XCOUNT, seat)] * (1.0 / 8.0)
+    out[O_XCOUNT + 1] = s.f[b, at(F_XCOUNT, opp)] * (1.0 / 8.0)
     out[O_TALON] = (TALON - s.f[b, F_TALON_POS]) * (1.0 / 8.0)
     if s.f[b, F_LOOKED] == 1:
         out[O_LEFT] = 1.0
     elif s.f[b, F_LOOKED] == 0:
         out[O_LEFT + 1] = 1.0
-    out[O_CB] = 1.0 if s.f[b, F_CB_CLAIM + seat] == 1 else 0.0
-    out[O_CB + 1] = 1.0 if s.f[b, F_CB_CLAIM + opp] == 1 else 0.0
+    out[O_CB] = 1.0 if s.f[b, at(F_CB_CLAIM, seat)] == 1 else 0.0
+    out[O_CB + 1] = 1.0 if s.f[b, at(F_CB_CLAIM, opp)] == 1 else 0.0
     for c in range(3):
         # a category's outcome is public once it is resolved; elder's calls as he makes them
         w = s.f[b, F_DECL_WIN + c]
@@ -1890,16 +1891,16 @@ def _observe(s, b, cfg, seat, out):
     out[O_CALLS + 5] = s.f[b, F_CALLS + 5] * (1.0 / 8.0)
     for k in range(2):
         who = seat if k == 0 else opp
-        if s.f[b, F_BONUS + who] == BONUS_PIQUE:
+        if s.f[b, at(F_BONUS, who)] == BONUS_PIQUE:
             out[O_BONUS + 2 * k] = 1.0
-        elif s.f[b, F_BONUS + who] == BONUS_REPIQUE:
+        elif s.f[b, at(F_BONUS, who)] == BONUS_REPIQUE:
             out[O_BONUS + 2 * k + 1] = 1.0
-    out[O_TRICKS] = s.f[b, F_TRICKS + seat] * (1.0 / 12.0)
-    out[O_TRICKS + 1] = s.f[b, F_TRICKS + opp] * (1.0 / 12.0)
-    out[O_DSCORE] = s.v[b, V_DEAL_SCORE + seat] * (1.0 / 100.0)
-    out[O_DSCORE + 1] = s.v[b, V_DEAL_SCORE + opp] * (1.0 / 100.0)
-    out[O_TOTAL] = s.v[b, V_TOTAL + seat] * (1.0 / 100.0)
-    out[O_TOTAL + 1] = s.v[b, V_TOTAL + opp] * (1.0 / 100.0)
+    out[O_TRICKS] = s.f[b, at(F_TRICKS, seat)] * (1.0 / 12.0)
+    out[O_TRICKS + 1] = s.f[b, at(F_TRICKS, opp)] * (1.0 / 12.0)
+    out[O_DSCORE] = s.v[b, at(V_DEAL_SCORE, seat)] * (1.0 / 100.0)
+    out[O_DSCORE + 1] = s.v[b, at(V_DEAL_SCORE, opp)] * (1.0 / 100.0)
+    out[O_TOTAL] = s.v[b, at(V_TOTAL, seat)] * (1.0 / 100.0)
+    out[O_TOTAL + 1] = s.v[b, at(V_TOTAL, opp)] * (1.0 / 100.0)
     n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS] - s.f[b, F_GAME_START]
     out[O_DEALNO + min(n, MAX_DEALS - 1)] = 1.0
     k = s.f[b, F_BID]
@@ -1914,8 +1915,10 @@ def _observe(s, b, cfg, seat, out):
     out[O_REDEALS] = s.f[b, F_REDEALS] * (1.0 / 10.0)
     if cfg[C_AU_CENT_PARTIE] and cfg[C_GAME] == GAME_AU_CENT:
         # no contracts in au cent: its partie standing reuses the ``contract_by`` block
-        out[O_CONTRACT_BY] = min(s.f[b, F_GAMES_WON + seat], PARTIE_GAMES_TO_WIN) * (1.0 / 3.0)
-        out[O_CONTRACT_BY + 1] = min(s.f[b, F_GAMES_WON + opp], PARTIE_GAMES_TO_WIN) * (1.0 / 3.0)
+        out[O_CONTRACT_BY] = min(s.f[b, at(F_GAMES_WON, seat)], PARTIE_GAMES_TO_WIN) * (1.0 / 3.0)
+        out[O_CONTRACT_BY + 1] = min(s.f[b, at(F_GAMES_WON, opp)], PARTIE_GAMES_TO_WIN) * (
+            1.0 / 3.0
+        )
     out[O_DOUBLE] = (
         1.0 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 0.0
     )
