@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import numba
 import numpy as np
 import pytest
 
@@ -399,6 +400,25 @@ def test_seat_mod_is_python_modulo_on_its_range():
         for d in range(-n, 2 * n):
             assert seat_mod(d, n) == d % n
             assert seat_mod.py_func(d, n) == d % n
+
+
+def test_at_is_an_unsigned_index_that_reads_like_base_plus_k():
+    from numba import njit
+
+    from cardenvs.core.seats import at
+
+    @njit
+    def read(a, base, k):
+        return a[at(base, k)], at(base, k)
+
+    a = np.arange(20, dtype=np.int8) * 3
+    for base in (0, 5, 12):
+        for k in range(4):
+            value, index = read(a, base, k)
+            assert value == a[base + k] and index == base + k
+            assert at.py_func(base, k) == base + k
+    # unsigned, so numba adds no wraparound test to the access
+    assert read.nopython_signatures[0].return_type[1] == numba.uint64
 
 
 def test_observation_scales_are_exact_as_reciprocal_products():

@@ -659,12 +659,15 @@ def carte_blanche_deck(rng, holder: int) -> list[int]:
 
 @SETTINGS
 @example(seed=0, action_seed=0, first_exchanger="elder")
+@example(seed=0, action_seed=4053834, first_exchanger="elder")  # 8 rows never changed one
 @given(seed=seeds, action_seed=seeds, first_exchanger=st.sampled_from(["elder", "dealer"]))
 def test_unclaimed_carte_blanche_stays_secret(seed, action_seed, first_exchanger):
     """With optional claims (2.3, A10), a carte blanche not claimed is invisible to the
     opponent: relabelling may turn it into an ordinary hand (and back) without the opponent's
-    observation moving. Even rows claim, odd rows do not."""
-    n = 8
+    observation moving. Even rows claim, odd rows do not. 16 rows, 8 of them secret: with 8
+    rows a rare draw relabelled no carte blanche at all (0 of 120 sampled draws, but one of a
+    local run's fresh examples), and the coverage check below failed although nothing leaked."""
+    n = 16
     config = {"carte_blanche_auto": False, "first_exchanger": first_exchanger}
     venv = cardenvs.make_vector(ENV_ID, n, seed=seed, **config)
     cfg = venv.config.to_array()
