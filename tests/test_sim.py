@@ -103,6 +103,12 @@ def test_sim__step_on_a_copy_leaves_the_game_alone_and_checks_legality():
     for a, b in zip(live, core._engine.state, strict=True):
         assert np.array_equal(a, b)
     assert "Simulator(banque-v0" in repr(sim)
+    assert sim.observe(s, 1).shape == (core._engine.game.obs_dim,)
+    for bad in (-1, 2, 7):
+        with pytest.raises(ValueError, match=r"seats must be in 0\.\.1"):
+            sim.observe(s, bad)
+    with pytest.raises(ValueError, match="one per row"):
+        sim.observe_rows(s, [0, 1])
 
 
 def test_sim__games_without_determinization_say_so(monkeypatch):

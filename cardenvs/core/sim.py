@@ -79,8 +79,15 @@ class Simulator:
 
     def observe_rows(self, s: PackedState, seats: np.ndarray) -> np.ndarray:
         """Row ``k``'s observation for ``seats[k]``, ``(K, obs_dim)`` (a new array)."""
-        out = np.zeros((s.m.shape[0], self.game.obs_dim), np.float32)
-        self.game.observe_rows(s, self.cfg, np.asarray(seats, np.int64), out)
+        k = s.m.shape[0]
+        seats = np.asarray(seats)
+        if seats.shape != (k,) or seats.dtype.kind not in "iu":
+            raise ValueError(f"seats must be {k} integer seats, one per row, got {seats!r}")
+        if ((seats < 0) | (seats >= self.num_seats)).any():
+            # the kernels index the state by seat without bounds checks
+            raise ValueError(f"seats must be in 0..{self.num_seats - 1}, got {seats.tolist()}")
+        out = np.zeros((k, self.game.obs_dim), np.float32)
+        self.game.observe_rows(s, self.cfg, seats.astype(np.int64), out)
         return out
 
     def current_rows(self, s: PackedState) -> np.ndarray:
