@@ -1,4 +1,4 @@
-"""Seat arithmetic for kernels."""
+"""Seat arithmetic for kernels, and the seat check of the front ends."""
 
 from __future__ import annotations
 
@@ -26,3 +26,10 @@ def at(base, k):
     cannot prove non-negative, and a seat computed at run time is one; an access through ``at``
     has none (Banque's observation 13% faster with its seat loop written so)."""
     return np.uint64(base) + np.uint64(k)
+
+
+def check_seats(seats: np.ndarray, num_seats: int) -> None:
+    """Raise ``ValueError`` unless every seat of ``seats`` is in ``0..num_seats - 1``: the kernels
+    index the state by seat without bounds checks."""
+    if ((seats < 0) | (seats >= num_seats)).any():
+        raise ValueError(f"seats must be in 0..{num_seats - 1}, got {np.asarray(seats).tolist()}")

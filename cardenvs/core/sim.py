@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .game import GameDef
+from .seats import check_seats
 from .state import PackedState
 
 
@@ -83,9 +84,7 @@ class Simulator:
         seats = np.asarray(seats)
         if seats.shape != (k,) or seats.dtype.kind not in "iu":
             raise ValueError(f"seats must be {k} integer seats, one per row, got {seats!r}")
-        if ((seats < 0) | (seats >= self.num_seats)).any():
-            # the kernels index the state by seat without bounds checks
-            raise ValueError(f"seats must be in 0..{self.num_seats - 1}, got {seats.tolist()}")
+        check_seats(seats, self.num_seats)
         out = np.zeros((k, self.game.obs_dim), np.float32)
         self.game.observe_rows(s, self.cfg, seats.astype(np.int64), out)
         return out

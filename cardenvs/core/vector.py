@@ -31,6 +31,7 @@ from .bytemask import fits, row_bits, select128
 from .cards import format_cards
 from .game import GameDef
 from .rng import check_seed, key_from_seed, mix64
+from .seats import check_seats
 
 
 @njit(cache=True)
@@ -341,8 +342,7 @@ class CardVectorEnv:
     def observe(self, seats) -> np.ndarray:
         """Each row's observation for ``seats[b]`` (an int or one seat per row), a new array."""
         s = np.broadcast_to(np.asarray(seats), (self.num_envs,)).astype(np.int64)
-        if ((s < 0) | (s >= self.num_seats)).any():
-            raise ValueError(f"seats must be in 0..{self.num_seats - 1}")
+        check_seats(s, self.num_seats)
         out = np.zeros((self.num_envs, self.game.obs_dim), np.float32)
         self.game.observe_rows(self.state, self._cfg, s, out)
         return out

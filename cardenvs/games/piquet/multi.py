@@ -1046,7 +1046,7 @@ def _observe(s, b, cfg, seat, out):
     out[at(o[B_TO_ACT], 0)] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     out[at(o[B_DEALER], seat_mod(dealer - seat, p))] = 1.0
     if s.f[b, F_TRICK_N] > 0:
-        out[o[B_LEADER] + seat_mod(s.f[b, F_TRICK_LEADER] - seat, p)] = 1.0
+        out[at(o[B_LEADER], seat_mod(s.f[b, F_TRICK_LEADER] - seat, p))] = 1.0
     for k in range(p):
         t = seat_mod(seat + k, p)
         side = _side(cfg, t)
