@@ -199,8 +199,6 @@ from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
 from ...core.bitmask import (
-    BYTE_BITS_F32,
-    BYTE_BITS_I8,
     action_in,
     bit,
     clear,
@@ -698,7 +696,7 @@ def _local36(mask):
 def _planes(mask, out, off):
     """One-hot the 36 cards of ``mask`` into ``out[off:off+36]`` (every entry written)."""
     x = _local36(mask)
-    spread(x, 4, BYTE_BITS_F32, out, off)
+    spread(x, 4, out, off)
     for i in range(32, 36):
         out[off + i] = (x >> i) & 1
 
@@ -1497,8 +1495,8 @@ def _legal(s, b, cfg, out):
     lo, hi = _legal_set(s, b, cfg)
     s.m[b, M_LEGAL] = lo
     s.m[b, M_LEGAL + 1] = hi
-    spread(lo, 8, BYTE_BITS_I8, out, 0)
-    spread(hi, 5, BYTE_BITS_I8, out, 64)
+    spread(lo, 8, out, 0)
+    spread(hi, 5, out, 64)
     for i in range(104, NUM_ACTIONS):
         out[i] = (hi >> np.uint64(i - 64)) & np.uint64(1)
 

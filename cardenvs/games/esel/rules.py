@@ -109,7 +109,7 @@ from numba import njit
 from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
-from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, lowest, popcount, spread
+from ...core.bitmask import bit, lowest, popcount, spread
 from ...core.borrow import borrowed_step
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
@@ -441,7 +441,7 @@ def _local36(mask):
 def _planes(mask, out, off):
     """One-hot the 36 cards of ``mask`` into ``out[off:off+36]``."""
     x = _local36(mask)
-    spread(x, 4, BYTE_BITS_F32, out, off)
+    spread(x, 4, out, off)
     for i in range(32, 36):
         out[off + i] = (x >> i) & 1
 
@@ -919,7 +919,7 @@ def _legal(s, b, cfg, out):
         cards = _legal_cards(s, b, cfg)
         s.m[b, M_LEGAL] = cards  # kept for checking the next action without recomputing
         x = _local36(cards)
-        spread(x, 4, BYTE_BITS_I8, out, ACTION_PLAY)
+        spread(x, 4, out, ACTION_PLAY)
         for i in range(32, 36):
             out[ACTION_PLAY + i] = (x >> i) & 1
     elif ph == PHASE_DECLARE:

@@ -90,7 +90,7 @@ from numba import njit
 from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
-from ...core.bitmask import BYTE_BITS_F32, BYTE_BITS_I8, bit, popcount, spread
+from ...core.bitmask import bit, popcount, spread
 from ...core.borrow import borrowed_step
 from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, Deck, format_card, format_cards
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
@@ -285,7 +285,7 @@ def _np(cfg):
 def _plane52(mask, out, off):
     """One-hot the 52 natural cards of ``mask`` into ``out[off:off+52]``."""
     x = np.int64(mask & NATURALS)
-    spread(x, 6, BYTE_BITS_F32, out, off)
+    spread(x, 6, out, off)
     for i in range(48, 52):
         out[off + i] = (x >> i) & 1
 
@@ -588,14 +588,14 @@ def _legal(s, b, cfg, out):
             out[ACTION_DRAW_DISCARD] = 1
     elif ph == PHASE_REDUCE_HIDDEN:
         x = np.int64(s.m[b, M_HIDDEN + seat] & NATURALS)
-        spread(x, 6, BYTE_BITS_I8, out, ACTION_DISCARD)
+        spread(x, 6, out, ACTION_DISCARD)
         for i in range(48, 52):
             out[ACTION_DISCARD + i] = (x >> i) & 1
         if s.f[b, F_JK_HELD + seat] > 0:
             out[ACTION_JOKER] = 1
     elif ph == PHASE_REDUCE_EXPOSED:
         x = np.int64(s.m[b, M_EXPOSED + seat] & ~bit(s.f[b, F_DRAWN]))
-        spread(x, 6, BYTE_BITS_I8, out, ACTION_DISCARD)
+        spread(x, 6, out, ACTION_DISCARD)
         for i in range(48, 52):
             out[ACTION_DISCARD + i] = (x >> i) & 1
 
