@@ -201,24 +201,25 @@ def test_bitmask__to_cards_lists_set_bits_in_order():
 
 
 @numba.njit
-def _spread_into(x, nbytes, out, off):
-    bitmask.spread(x, nbytes, out, off)  # inline="always": only a compiled caller inlines it
+def _spread_into(x, nbits, out, off):
+    bitmask.spread(x, nbits, out, off)  # inline="always": only a compiled caller inlines it
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.float32, np.float64])
 def test_bitmask__spread_writes_exactly_the_low_bits_and_nothing_around_them(dtype):
-    """``spread`` stores 8..64 bits as 0/1 vectors of the array's type (vector intrinsics): every
-    width, offsets of any alignment, the entries around the span left alone."""
+    """``spread`` stores 1..64 bits as 0/1 vectors of the array's type (vector intrinsics of 64,
+    32, 16, 8 and 4 entries, then single entries): every count, offsets of any alignment, the
+    entries around the span left alone."""
     for m in _random_masks(seed=2)[::5]:
-        for nbytes in range(1, 9):
-            for off in (0, 1, 3, 8, 13):
-                out = np.full(off + 8 * nbytes + 5, 7, dtype)
-                _spread_into(np.uint64(m), nbytes, out, off)
-                want = [(m >> i) & 1 for i in range(8 * nbytes)]
-                assert out[off : off + 8 * nbytes].tolist() == want, (hex(m), nbytes, off)
-                assert (out[:off] == 7).all() and (out[off + 8 * nbytes :] == 7).all()
+        for nbits in range(1, 65):
+            for off in (0, 3, 13):
+                out = np.full(off + nbits + 5, 7, dtype)
+                _spread_into(np.uint64(m), nbits, out, off)
+                want = [(m >> i) & 1 for i in range(nbits)]
+                assert out[off : off + nbits].tolist() == want, (hex(m), nbits, off)
+                assert (out[:off] == 7).all() and (out[off + nbits :] == 7).all()
     out = np.zeros(40, np.float32)  # a signed int64 source, as the games pass (non-negative)
-    _spread_into(np.int64((1 << 35) | 5), 5, out, 2)
+    _spread_into(np.int64((1 << 35) | 5), 36, out, 2)
     assert np.flatnonzero(out).tolist() == [2, 4, 37]
 
 

@@ -696,9 +696,7 @@ def _local36(mask):
 def _planes(mask, out, off):
     """One-hot the 36 cards of ``mask`` into ``out[off:off+36]`` (every entry written)."""
     x = _local36(mask)
-    spread(x, 4, out, off)
-    for i in range(32, 36):
-        out[off + i] = (x >> i) & 1
+    spread(x, 36, out, off)
 
 
 @njit(cache=True, inline="always")
@@ -1495,10 +1493,8 @@ def _legal(s, b, cfg, out):
     lo, hi = _legal_set(s, b, cfg)
     s.m[b, M_LEGAL] = lo
     s.m[b, M_LEGAL + 1] = hi
-    spread(lo, 8, out, 0)
-    spread(hi, 5, out, 64)
-    for i in range(104, NUM_ACTIONS):
-        out[i] = (hi >> np.uint64(i - 64)) & np.uint64(1)
+    spread(lo, 64, out, 0)
+    spread(hi, NUM_ACTIONS - 64, out, 64)
 
 
 @njit(cache=True, inline="always")

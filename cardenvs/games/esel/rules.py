@@ -441,9 +441,7 @@ def _local36(mask):
 def _planes(mask, out, off):
     """One-hot the 36 cards of ``mask`` into ``out[off:off+36]``."""
     x = _local36(mask)
-    spread(x, 4, out, off)
-    for i in range(32, 36):
-        out[off + i] = (x >> i) & 1
+    spread(x, 36, out, off)
 
 
 @njit(cache=True, inline="always")
@@ -919,9 +917,7 @@ def _legal(s, b, cfg, out):
         cards = _legal_cards(s, b, cfg)
         s.m[b, M_LEGAL] = cards  # kept for checking the next action without recomputing
         x = _local36(cards)
-        spread(x, 4, out, ACTION_PLAY)
-        for i in range(32, 36):
-            out[ACTION_PLAY + i] = (x >> i) & 1
+        spread(x, 36, out, ACTION_PLAY)
     elif ph == PHASE_DECLARE:
         out[ACTION_GO] = 1
         out[ACTION_NO] = 1

@@ -285,9 +285,7 @@ def _np(cfg):
 def _plane52(mask, out, off):
     """One-hot the 52 natural cards of ``mask`` into ``out[off:off+52]``."""
     x = np.int64(mask & NATURALS)
-    spread(x, 6, out, off)
-    for i in range(48, 52):
-        out[off + i] = (x >> i) & 1
+    spread(x, 52, out, off)
 
 
 # --- scoring (5.3, 5.4, 5.5) -------------------------------------------------------------------
@@ -588,16 +586,12 @@ def _legal(s, b, cfg, out):
             out[ACTION_DRAW_DISCARD] = 1
     elif ph == PHASE_REDUCE_HIDDEN:
         x = np.int64(s.m[b, M_HIDDEN + seat] & NATURALS)
-        spread(x, 6, out, ACTION_DISCARD)
-        for i in range(48, 52):
-            out[ACTION_DISCARD + i] = (x >> i) & 1
+        spread(x, 52, out, ACTION_DISCARD)
         if s.f[b, F_JK_HELD + seat] > 0:
             out[ACTION_JOKER] = 1
     elif ph == PHASE_REDUCE_EXPOSED:
         x = np.int64(s.m[b, M_EXPOSED + seat] & ~bit(s.f[b, F_DRAWN]))
-        spread(x, 6, out, ACTION_DISCARD)
-        for i in range(48, 52):
-            out[ACTION_DISCARD + i] = (x >> i) & 1
+        spread(x, 52, out, ACTION_DISCARD)
 
 
 @njit(cache=True, inline="always")

@@ -993,8 +993,8 @@ def _legal(s, b, cfg, out):
     disc, play, stop = _legal_sets(s, b, cfg)
     s.m[b, M_LEGAL] = np.uint64(disc) | (np.uint64(play) << np.uint64(ACTION_PLAY))
     s.m[b, M_LEGAL + 1] = np.uint64(stop)
-    spread(disc, 4, out, ACTION_DISCARD)
-    spread(play, 4, out, ACTION_PLAY)
+    spread(disc, 32, out, ACTION_DISCARD)
+    spread(play, 32, out, ACTION_PLAY)
     out[ACTION_STOP] = stop
 
 
@@ -1039,7 +1039,7 @@ def _observe(s, b, cfg, seat, out):
         _planes(s.m[b, at(M_PLAYED, t)], out, o[B_PLAYED] + 32 * k)
         _planes(s.m[b, at(M_SHOWN, t)], out, o[B_SHOWN] + 32 * k)
     led = s.f[b, F_LED]
-    spread(np.int64(1) << lid(led) if led >= 0 else 0, 4, out, o[B_LEAD])
+    spread(np.int64(1) << lid(led) if led >= 0 else 0, 32, out, o[B_LEAD])
     _planes(s.m[b, M_TABLE], out, o[B_TABLE])
     ph = s.f[b, F_PHASE]
     out[at(o[B_PHASE], ph)] = 1.0

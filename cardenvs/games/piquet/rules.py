@@ -869,7 +869,7 @@ def _local32(mask):
 @njit(cache=True, inline="always")
 def _planes(mask, out, off):
     """One-hot the 32 piquet cards of ``mask`` into ``out[off:off+32]``."""
-    spread(_local32(mask), 4, out, off)
+    spread(_local32(mask), 32, out, off)
 
 
 @njit(cache=True, inline="always")
@@ -1777,8 +1777,8 @@ def _legal(s, b, cfg, out):
     disc, play, other = _legal_sets(s, b, cfg)
     s.m[b, M_LEGAL] = np.uint64(disc) | (np.uint64(play) << np.uint64(ACTION_PLAY))
     s.m[b, M_LEGAL + 1] = np.uint64(other)
-    spread(disc, 4, out, ACTION_DISCARD)
-    spread(play, 4, out, ACTION_PLAY)
+    spread(disc, 32, out, ACTION_DISCARD)
+    spread(play, 32, out, ACTION_PLAY)
     for k in range(NUM_OTHER_ACTIONS):
         out[ACTION_STOP + k] = (other >> k) & 1
 
@@ -1852,7 +1852,7 @@ def _observe(s, b, cfg, seat, out):
     _planes(s.m[b, at(M_PLAYED, seat)], out, O_OWN_PLAYED)
     _planes(s.m[b, at(M_PLAYED, opp)], out, O_OPP_PLAYED)
     led = s.f[b, F_TRICK_CARD]
-    spread(np.int64(1) << lid(led) if led >= 0 else 0, 4, out, O_TRICK)
+    spread(np.int64(1) << lid(led) if led >= 0 else 0, 32, out, O_TRICK)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     elder = _elder(s, b)
