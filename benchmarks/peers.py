@@ -540,6 +540,27 @@ def _find(results, peer, mode=None, n=None, game=None):
     ]
 
 
+def cpu_name(cpuinfo: str | None = None) -> str:
+    """The processor, as specific as the host says: ``/proc/cpuinfo``'s model name with its
+    family and model numbers (cloud hosts often name only "AMD EPYC", and the ratios to the
+    pure-Python peers move with the CPU generation), else ``platform``'s word for it."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            cpuinfo = ""
+    fields: dict[str, str] = {}
+    for line in cpuinfo.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() not in fields:
+            fields[key.strip()] = value.strip()
+    name = fields.get("model name")
+    if not name:
+        return platform.processor() or platform.machine()
+    ids = [f"{k} {fields[k]}" for k in ("cpu family", "model") if k in fields]
+    return f"{name} ({', '.join(ids)})" if ids else name
+
+
 def compute_ratios(results: list[dict]) -> dict:
     """Ours over peers, decisions/s over decisions/s, from the records of one run.
 
@@ -725,7 +746,7 @@ def main(argv=None) -> dict:
         p.error(f"unknown peers {unknown}; choose from {','.join(PEERS)}")
     report = {
         "machine": {
-            "cpu": platform.processor() or platform.machine(),
+            "cpu": cpu_name(),
             "cores": os.cpu_count(),
             "python": platform.python_version(),
         },

@@ -206,3 +206,13 @@ def test_game_lengths__our_batched_rows_take_the_aec_game_length_of_their_game()
     out = peers._game_lengths(recs)
     assert out[1]["game_len"] == 150.0 and out[1]["games_per_s"] == 2e4
     assert out[2]["game_len"] == 0.0 and out[2]["games_per_s"] == 0.0
+
+
+def test_cpu_name__names_the_model_with_its_family_numbers():
+    info = (
+        "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+        "model name\t: AMD EPYC\n\nprocessor\t: 1\ncpu family\t: 26\nmodel\t\t: 2\n"
+    )
+    assert peers.cpu_name(info) == "AMD EPYC (cpu family 26, model 2)"
+    assert peers.cpu_name("model name\t: Some CPU\n") == "Some CPU"
+    assert peers.cpu_name("") != ""  # no cpuinfo (macOS, Windows): platform's name for it
