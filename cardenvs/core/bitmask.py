@@ -94,6 +94,7 @@ def _bits_store(width: int):
         if not (
             isinstance(out, types.Array)
             and out.ndim == 1
+            and out.layout == "C"  # one contiguous store: a strided view is a typing error
             and isinstance(out.dtype, types.Integer | types.Float)
         ):
             return None

@@ -54,7 +54,7 @@ def _load_bits(width: int):
 
     @intrinsic
     def load(typingctx, arr, off):
-        if not isinstance(arr, types.Array):
+        if not isinstance(arr, types.Array):  # callers check fits(): C-contiguous at run time
             return None
         sig = types.uint64(arr, off)
 
