@@ -18,6 +18,16 @@ arrays and inlines the kernels the game inlines), as the median of ``--repeats``
 ``rest`` is step − apply − legal − observe − policy: validation, rewards, autoreset and the
 Python calls.
 
+Timed alone, a phase runs on the same state again and again, so the CPU learns its branches and
+keeps its data in cache; in play it does not. So the observation is also timed **in play**: a
+copy of ``step_rows``'s loop (checked against ``step_rows`` itself, output for output, before it
+is timed) plays on from the mixed state with its observation pass switched off, with it only
+zeroing each row, and whole; the differences are
+
+- **observe in play**: whole − off, what the observation pass costs a step in real play;
+- **of which rows**: zeroing − off, the part that only brings each row's 1.4-2 KB into the cache
+  and writes it (the floor for any observation of that size); the rest is the computing of it.
+
     python -m benchmarks.profile_step [--games piquet-v0 ...] [--n 8192] [--repeats 30]
 
 Prints a Markdown table (milliseconds per batch step and shares of ``step``) and writes
@@ -37,8 +47,8 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from cardenvs.core.borrow import borrowed, borrowed_state
-from cardenvs.core.prefetch import prefetch_ahead
+from cardenvs.core.borrow import borrowed, borrowed_state, borrowed_step
+from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
 
@@ -72,6 +82,96 @@ def _phase_kernels(rules):
             observe_(s, b, cfg, c if c >= 0 else 0, obs[b])
 
     return apply_all, legal_all, observe_all
+
+
+OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE = 0, 1, 2  # the observation pass of _play_kernel
+
+
+def _play_kernel(rules):
+    """A copy of ``rules.step_rows``'s loop whose observation pass is switchable: ``mode``
+    OBSERVE_OFF skips it, OBSERVE_ZERO only zeroes each row, OBSERVE_WHOLE writes the
+    observation (then it is ``step_rows``; ``_check_play_kernel`` holds it to that)."""
+    phase, over, current = rules.F_PHASE, rules.PHASE_OVER, rules.F_CURRENT
+    key, episode, no_deck = rules.M_KEY, rules.M_EPISODE, rules._NO_DECK
+    is_legal, apply_, write_rewards = rules._is_legal, rules._apply, rules._write_rewards
+    reset, legal_, observe_ = rules._reset, rules._legal, rules._observe
+
+    @njit
+    def play(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode):
+        s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)
+        n = actions.shape[0]
+        for lo in range(0, n, STEP_BLOCK):
+            hi = min(lo + STEP_BLOCK, n)
+            for b in range(lo, hi):
+                for p in range(rewards.shape[1]):
+                    rewards[b, p] = 0.0
+                if s.f[b, phase] == over:
+                    continue
+                terminated[b] = False
+                if not is_legal(s, b, cfg, actions[b]):
+                    continue
+                apply_(s, b, cfg, actions[b])
+                if s.f[b, phase] == over:
+                    terminated[b] = True
+                    write_rewards(s, b, cfg, rewards[b])
+                    if autoreset:
+                        reset(s, b, cfg, s.m[b, key], s.m[b, episode] + np.uint64(1), no_deck, -1)
+            for b in range(lo, hi):
+                legal_(s, b, cfg, mask[b])
+            if mode == OBSERVE_OFF:
+                continue
+            for b in range(lo, hi):
+                prefetch_ahead(obs, b)
+                if mode == OBSERVE_ZERO:
+                    row = obs[b]
+                    for i in range(row.shape[0]):
+                        row[i] = 0.0
+                else:
+                    c = s.f[b, current]
+                    observe_(s, b, cfg, c if c >= 0 else 0, obs[b])
+
+    return play
+
+
+def _check_play_kernel(venv, play, actions) -> None:
+    """Raise unless ``play`` with its whole observation writes what ``step_rows`` writes, from
+    the same state and actions (the copy of the loop must not drift from the engine's)."""
+    outs = []
+    for kernel in (venv.game.step_rows, play):
+        s = PackedState(*(a.copy() for a in venv.state))
+        buffers = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
+        extra = (OBSERVE_WHOLE,) if kernel is play else ()
+        kernel(s, venv._cfg, actions, venv.autoreset, *buffers, *extra)
+        outs.append([*s, *buffers])
+    if not all(np.array_equal(a, b) for a, b in zip(*outs, strict=True)):
+        raise RuntimeError(
+            "profile_step's copy of step_rows no longer matches the engine's: update _play_kernel"
+        )
+
+
+def _in_play_ms(venv, play, policy, repeats: int) -> dict:
+    """Milliseconds per batch step of drawing the actions and ``play`` in each observation
+    mode, playing on from the engine's state. The modes take turns step by step: rows of games
+    whose deals have nearly fixed lengths stay in step with each other for hundreds of steps, so
+    the cost of a step moves with the phase they are in, and only turns this short give every
+    mode the same mix of phases. The mean over ``20 * repeats`` steps per mode."""
+    s, cfg = venv.state, venv._cfg
+    bufs = (venv._obs, venv._mask, venv._rewards, venv._terminated)
+    modes = (OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE)
+    total = dict.fromkeys(modes, 0.0)
+    steps = 20 * repeats
+    for _ in range(steps):
+        for m in modes:
+            actions = policy(venv._mask)
+            t0 = time.perf_counter()
+            play(s, cfg, actions, venv.autoreset, *bufs, m)
+            total[m] += time.perf_counter() - t0
+    off, zero, whole = (total[m] / steps * 1e3 for m in modes)
+    return {
+        "observe_in_play": max(0.0, whole - off),
+        "observe_rows": max(0.0, zero - off),
+        "step_in_play": whole,
+    }
 
 
 def _median_ms(fn, repeats: int, before=None) -> float:
@@ -121,6 +221,9 @@ def profile(env_id: str, n: int = 8192, repeats: int = 30, seed: int = 0) -> dic
         _, current["mask"], *_ = venv.step(policy(current["mask"]))
 
     out["step"] = _median_ms(step, repeats)
+    play = _play_kernel(rules)
+    _check_play_kernel(venv, play, policy(venv.action_mask).copy())
+    out.update(_in_play_ms(venv, play, policy, repeats))
     phases = out["apply"] + out["legal"] + out["observe"] + out["policy"]
     out["rest"] = max(0.0, out["step"] - phases)
     out["steps_per_s"] = n / (out["step"] / 1e3)
@@ -130,16 +233,23 @@ def profile(env_id: str, n: int = 8192, repeats: int = 30, seed: int = 0) -> dic
 
 
 def markdown(results: dict, n: int) -> str:
+    """The phases timed alone (shares of ``step``), then the observation in play (shares of the
+    step in play) and the observation's size; ns are per row."""
     rows = [
-        f"| id (N = {n}) | step ms | apply | legal | observe | rest | policy | obs floats |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"| id (N = {n}) | step ms | apply | legal | observe | rest | policy "
+        "| observe in play | of which rows | obs floats |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for env_id, r in results.items():
         share = {k: r[k] / r["step"] for k in ("apply", "legal", "observe", "rest", "policy")}
+        in_play = [
+            f"{r[k] / n * 1e6:.0f} ns ({r[k] / r['step_in_play']:.0%})"
+            for k in ("observe_in_play", "observe_rows")
+        ]
         rows.append(
             f"| {env_id} | {r['step']:.2f} | "
             + " | ".join(f"{r[k]:.2f} ({share[k]:.0%})" for k in share)
-            + f" | {r['obs_dim']} |"
+            + f" | {' | '.join(in_play)} | {r['obs_dim']} |"
         )
     return "\n".join(rows)
 

@@ -10,6 +10,7 @@ import cardenvs
 from benchmarks import profile_step, scoring, throughput
 from cardenvs import compile as ahead
 from cardenvs import demo
+from cardenvs.core.vector import RandomLegal
 
 
 def test_demo__plays_a_whole_partie_and_prints_the_result(capsys):
@@ -58,9 +59,27 @@ def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
     for r in res.values():
         assert all(r[k] > 0 for k in ("apply", "legal", "observe", "policy", "step"))
         assert r["rest"] >= 0 and r["steps_per_s"] > 0
+        assert r["step_in_play"] > 0 and 0 <= r["observe_rows"] and 0 <= r["observe_in_play"]
     saved = json.loads((tmp_path / "profile_step.json").read_text())
     assert saved["n"] == 16 and saved["games"]["four_aces-v0"]["obs_dim"] == 507
     assert "| four_aces-v0 |" in capsys.readouterr().out
+
+
+def test_profile_step__refuses_a_copy_of_the_step_loop_that_drifted_from_the_engine():
+    venv = cardenvs.make_vector("four_aces-v0", num_envs=8, seed=0)
+    _, mask, _ = venv.reset()
+    actions = RandomLegal(0)(mask).copy()
+
+    def faithful(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode):
+        venv.game.step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated)
+
+    def drifted(*args):
+        faithful(*args)
+        args[4][3, 0] += 1.0  # one observation entry off
+
+    profile_step._check_play_kernel(venv, faithful, actions)
+    with pytest.raises(RuntimeError, match="no longer matches"):
+        profile_step._check_play_kernel(venv, drifted, actions)
 
 
 def test_compile__groups_ids_by_engine_and_readies_them(capsys, tmp_path, monkeypatch):
