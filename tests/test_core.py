@@ -223,6 +223,64 @@ def test_bitmask__spread_writes_exactly_the_low_bits_and_nothing_around_them(dty
     assert np.flatnonzero(out).tolist() == [2, 4, 37]
 
 
+def _pext_reference(x: int, m: int) -> int:
+    out, k = 0, 0
+    for i in range(64):
+        if (m >> i) & 1:
+            out |= ((x >> i) & 1) << k
+            k += 1
+    return out
+
+
+@pytest.mark.skipif(not bitmask.FAST_PEXT, reason="this CPU has no fast BMI2 pext")
+def test_bitmask__pext_packs_the_bits_under_the_mask_in_order():
+    masks = _random_masks(seed=3)
+    for x, m in zip(masks, masks[::-1], strict=True):
+        got = int(bitmask.pext(np.uint64(x), np.uint64(m))) & ((1 << 64) - 1)  # an int64
+        assert got == _pext_reference(x, m)
+    assert bitmask.pext(np.uint64(0b101101), np.uint64(0b111100)) == 0b1011
+
+
+def test_bitmask__fast_pext_only_for_the_host_and_not_on_zen_1_or_2(monkeypatch):
+    """The pext packings are chosen on CPUs that run pext in hardware, for the CPU numba compiles
+    for: not without the JIT, not for a NUMBA_CPU_NAME, not on Zen 1/2 (microcoded) or
+    without BMI2."""
+    from llvmlite import binding
+
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", False)
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": True})
+    for name, fast in [("znver5", True), ("skylake", True), ("znver2", False), ("znver1", False)]:
+        monkeypatch.setattr(binding, "get_host_cpu_name", lambda name=name: name)
+        assert bitmask._fast_pext() is fast, name
+    monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": False})
+    assert bitmask._fast_pext() is False
+    monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": True})
+    monkeypatch.setattr(numba.config, "CPU_NAME", "generic")
+    assert bitmask._fast_pext() is False
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", True)
+    assert bitmask._fast_pext() is False
+
+
+@pytest.mark.parametrize("game", ["piquet", "banque"])
+def test_bitmask__games_pack_their_cards_the_same_by_pext_and_by_shifts(game):
+    """Piquet's and Banque's local card sets: the pext packing (used where FAST_PEXT) equals
+    the suit-by-suit one, and both follow the deck's local indices."""
+    import importlib
+
+    rules = importlib.import_module(f"cardenvs.games.{game}.rules")
+    name = "_local32" if game == "piquet" else "_local36"
+    shifts, by_pext = getattr(rules, name + "_shifts"), getattr(rules, name + "_pext")
+    assert getattr(rules, name) is (by_pext if bitmask.FAST_PEXT else shifts)
+    local = rules.DECK.local
+    for m in _random_masks(seed=4):
+        want = sum(1 << int(local[c]) for c in range(52) if (m >> c) & 1 and local[c] >= 0)
+        assert int(shifts(np.uint64(m))) == want, hex(m)
+        if bitmask.FAST_PEXT:
+            assert int(by_pext(np.uint64(m))) == want, hex(m)
+
+
 def test_bitmask__bit_has_from_cards_to_onehot_agree():
     ids = np.array([0, 12, 21, 51, 53], np.int64)
     m = bitmask.from_cards(ids, len(ids))
