@@ -48,13 +48,15 @@ train: $(STAMP_TRAIN)
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too). The engines are
 ## compiled first, one per process (cardenvs.compile), then pytest runs one worker per core.
-test: $(STAMP_DEV)
+## The train extra is installed too (torch pinned to its CPU build), so the training scripts'
+## end-to-end tests run instead of being skipped.
+test: $(STAMP_DEV) $(STAMP_TRAIN)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m cardenvs.compile
 	$(BIN)/python -m pytest -q -n auto
 
-test-all: $(STAMP_DEV)
+test-all: $(STAMP_DEV) $(STAMP_TRAIN)
 	$(BIN)/python -m cardenvs.compile
 	$(BIN)/python -m pytest -q -n auto -m ""
 
