@@ -174,8 +174,8 @@ from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_t
 from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
 from .rules import (
+    _VALUE_KEY,
     DECK,
-    POINT_VALUE,
     _cards_of,
     _from_suit_bits,
     _local32,
@@ -514,18 +514,13 @@ def _has_face(mask):
 @njit(cache=True)
 def point_by_value(mask):
     """Best point of a hand by pip total (3.3, A21): (value, cards, suit); equal values: the
-    longer suit, then the lower suit index."""
-    best_v, best_n, best_s = 0, 0, -1
+    longer suit, then the lower suit index (one table lookup per suit: ``rules._suit_tables``)."""
+    best_key, best_s = 0, -1
     for suit in range(4):
-        bits = _suit_bits(mask, suit)
-        n, v = 0, 0
-        for r in range(8):
-            if (bits >> r) & 1:
-                n += 1
-                v += POINT_VALUE[r]
-        if v > best_v or (v == best_v and n > best_n):
-            best_v, best_n, best_s = v, n, suit
-    return best_v, best_n, best_s
+        key = _VALUE_KEY[_suit_bits(mask, suit)]  # value * 16 + cards
+        if key > best_key:
+            best_key, best_s = key, suit
+    return best_key >> 4, best_key & 15, best_s
 
 
 @njit(cache=True)
