@@ -7,7 +7,7 @@ import json
 import pytest
 
 import cardenvs
-from benchmarks import profile_step, scoring, throughput
+from benchmarks import lockstep, profile_step, scoring, throughput
 from cardenvs import compile as ahead
 from cardenvs import demo
 from cardenvs.core.vector import RandomLegal
@@ -63,6 +63,12 @@ def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
     saved = json.loads((tmp_path / "profile_step.json").read_text())
     assert saved["n"] == 16 and saved["games"]["four_aces-v0"]["obs_dim"] == 507
     assert "| four_aces-v0 |" in capsys.readouterr().out
+
+
+def test_lockstep__keeps_every_row_the_same_game_and_times_both_modes(capsys):
+    (r,) = lockstep.main(["--games", "four_aces-v0", "--n", "16", "--steps", "40"])
+    assert r["rows_still_identical"] and r["distinct_per_s"] > 0 and r["lockstep_per_s"] > 0
+    assert "| four_aces-v0 | 16 |" in capsys.readouterr().out
 
 
 def test_profile_step__refuses_a_copy_of_the_step_loop_that_drifted_from_the_engine():
