@@ -25,12 +25,16 @@ def _card_bits(bits: int, suit: int) -> int:
     return bits << (suit * 13 + 5)
 
 
+def _cards_and_value(mask: int, suit: int) -> tuple[int, int]:
+    ranks = [r for r in range(8) if _suit(mask, suit) >> r & 1]
+    return len(ranks), sum(PIPS[r] for r in ranks)
+
+
 def ref_point(mask: int, minus_one_at_4: bool):
     """Most cards, then highest value; ties keep the first suit."""
     best_n, best_v, best_s = 0, 0, -1
     for suit in range(4):
-        ranks = [r for r in range(8) if _suit(mask, suit) >> r & 1]
-        n, v = len(ranks), sum(PIPS[r] for r in ranks)
+        n, v = _cards_and_value(mask, suit)
         if n > best_n or (n == best_n and v > best_v):
             best_n, best_v, best_s = n, v, suit
     score = best_n - (1 if minus_one_at_4 and best_v % 10 == 4 else 0)
@@ -41,8 +45,7 @@ def ref_point_by_value(mask: int):
     """Highest value, then most cards; ties keep the first suit."""
     best_v, best_n, best_s = 0, 0, -1
     for suit in range(4):
-        ranks = [r for r in range(8) if _suit(mask, suit) >> r & 1]
-        n, v = len(ranks), sum(PIPS[r] for r in ranks)
+        n, v = _cards_and_value(mask, suit)
         if v > best_v or (v == best_v and n > best_n):
             best_v, best_n, best_s = v, n, suit
     return best_v, best_n, best_s

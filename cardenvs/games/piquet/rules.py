@@ -146,6 +146,7 @@ Version history
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 from numba import njit
@@ -922,29 +923,22 @@ def _suit_tables():
     sequence of 3 or more as length * 8 + top rank (the longer, then the higher top), -1 if none;
     ``seq_best``: its rank bits; ``seq_cards``: the rank bits of all its sequences of 3 or more;
     ``seq_total``: what they score (3 or 4 cards: their length; 5 to 8: length + 10)."""
-    t = {k: np.zeros(256, np.int64) for k in ("point", "value", "seq_key", "seq_best")}
-    t.update({k: np.zeros(256, np.int64) for k in ("seq_cards", "seq_total")})
+    names = ("point", "value", "seq_key", "seq_best", "seq_cards", "seq_total")
+    t = {k: np.zeros(256, np.int64) for k in names}
     pips = POINT_VALUE.tolist()
     for bits in range(256):
         ranks = [r for r in range(8) if bits >> r & 1]
         n, v = len(ranks), sum(pips[r] for r in ranks)
         t["point"][bits] = n * 256 + v
         t["value"][bits] = v * 16 + n
-        key, best, cards, total, r = -1, 0, 0, 0, 0
-        while r < 8:
-            if not bits >> r & 1:
-                r += 1
-                continue
-            start = r
-            while r < 8 and bits >> r & 1:
-                r += 1
-            length = r - start
-            if length >= 3:
-                run = ((1 << length) - 1) << start
-                cards |= run
-                total += length if length <= 4 else length + 10
-                if length * 8 + r - 1 > key:
-                    key, best = length * 8 + r - 1, run
+        key, best, cards, total = -1, 0, 0, 0
+        held = "".join("1" if bits >> r & 1 else "0" for r in range(8))  # seven first
+        for run in re.finditer("1{3,}", held):  # the maximal runs of 3 or more ranks
+            length, top = len(run.group()), run.end() - 1
+            cards |= ((1 << length) - 1) << run.start()
+            total += length if length <= 4 else length + 10
+            if length * 8 + top > key:
+                key, best = length * 8 + top, ((1 << length) - 1) << run.start()
         t["seq_key"][bits], t["seq_best"][bits] = key, best
         t["seq_cards"][bits], t["seq_total"][bits] = cards, total
     return t
