@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
-
 import cardenvs
 from cardenvs.core.vector import RandomLegal
 
@@ -92,5 +90,4 @@ def main(argv=None) -> list[dict]:
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
     main()
