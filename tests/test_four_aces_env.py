@@ -105,6 +105,12 @@ def check_cards(s, P: int, where: str = "") -> None:
         assert not any(hidden[P:]) and not any(exposed[P:]), f"{where}row {b}: seat beyond P"
         n = int(R.field(s, "pile_n")[b])
         pile = [int(c) for c in R.field(s, "pile")[b, :n]]
+        # the kept pile positions (read by the observation) agree with the pile itself
+        want = [0] * 52
+        for i, c in enumerate(pile):
+            want[c] = i + 1
+        got = [int(x) for x in R.field(s, "pile_pos")[b]]
+        assert got == want, f"{where}row {b}: pile_pos {got} disagrees with the pile {pile}"
         stock = undrawn(s, b)
         parts = hidden[:P] + exposed[:P] + [sum(1 << c for c in pile)]
         parts.append(sum(1 << c for c in stock if c < 52))
