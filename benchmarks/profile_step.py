@@ -47,7 +47,8 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from cardenvs.core.borrow import borrowed, borrowed_state, borrowed_step
+from cardenvs.core.borrow import borrowed, borrowed_state, borrowed_step, fixed_config
+from cardenvs.core.game import StepKernels
 from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
@@ -55,27 +56,56 @@ from cardenvs.core.vector import RandomLegal
 RESULTS = Path(__file__).parent / "results"
 
 
-def _phase_kernels(rules):
-    """numba loops calling one phase of ``rules`` on every row."""
+def _config_of(venv, rules):
+    """An inlined kernel ``prep(cfg)`` that hands the phases the config as the engine's step
+    kernel does: the tuple of ``fixed_config`` with the engine's seat count a constant (Banque,
+    Four Aces), the tuple of ``multi._fixed`` with its variant's constants (normand,
+    partnership), or the array itself (the others)."""
+    step_for = venv.game.step_for
+    if isinstance(step_for, StepKernels):
+        size, index, value = rules.C_SIZE, step_for.index, int(venv._cfg[step_for.index])
+
+        @njit(inline="always")
+        def prep(cfg):
+            return fixed_config(cfg, size, index, value)
+
+    elif hasattr(rules, "_fixed"):
+        fixed, mode = rules._fixed, int(venv._cfg[rules.K_MODE])
+
+        @njit(inline="always")
+        def prep(cfg):
+            return fixed(cfg, mode)
+
+    else:
+
+        @njit(inline="always")
+        def prep(cfg):
+            return cfg
+
+    return prep
+
+
+def _phase_kernels(rules, prep):
+    """numba loops calling one phase of ``rules`` on every row (the config through ``prep``)."""
     apply_, legal_, observe_ = rules._apply, rules._legal, rules._observe
     current = rules.LAYOUT.offset("current")
 
     # each loop takes borrowed views first, as step_rows does (no reference counting)
     @njit
     def apply_all(s, cfg, actions):
-        s, cfg = borrowed_state(s), borrowed(cfg)
+        s, cfg = borrowed_state(s), prep(borrowed(cfg))
         for b in range(actions.shape[0]):
             apply_(s, b, cfg, actions[b])
 
     @njit
     def legal_all(s, cfg, mask):
-        s, cfg, mask = borrowed_state(s), borrowed(cfg), borrowed(mask)
+        s, cfg, mask = borrowed_state(s), prep(borrowed(cfg)), borrowed(mask)
         for b in range(mask.shape[0]):
             legal_(s, b, cfg, mask[b])
 
     @njit
     def observe_all(s, cfg, obs):
-        s, cfg, obs = borrowed_state(s), borrowed(cfg), borrowed(obs)
+        s, cfg, obs = borrowed_state(s), prep(borrowed(cfg)), borrowed(obs)
         for b in range(obs.shape[0]):
             prefetch_ahead(obs, b)  # as the engine's observation pass does
             c = s.f[b, current]
@@ -87,8 +117,9 @@ def _phase_kernels(rules):
 OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE = 0, 1, 2  # the observation pass of _play_kernel
 
 
-def _play_kernel(rules):
-    """A copy of ``rules.step_rows``'s loop whose observation pass is switchable: ``mode``
+def _play_kernel(rules, prep):
+    """A copy of ``rules.step_rows``'s loop (the config through ``prep``, as the engine's step
+    kernel takes it) whose observation pass is switchable: ``mode``
     OBSERVE_OFF skips it, OBSERVE_ZERO only zeroes each row, OBSERVE_WHOLE writes the
     observation (then it is ``step_rows``; ``_check_play_kernel`` holds it to that)."""
     phase, over, current = rules.F_PHASE, rules.PHASE_OVER, rules.F_CURRENT
@@ -99,6 +130,7 @@ def _play_kernel(rules):
     @njit
     def play(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode):
         s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)
+        cfg = prep(cfg)
         n = actions.shape[0]
         for lo in range(0, n, STEP_BLOCK):
             hi = min(lo + STEP_BLOCK, n)
@@ -137,7 +169,7 @@ def _check_play_kernel(venv, play, actions) -> None:
     """Raise unless ``play`` with its whole observation writes what ``step_rows`` writes, from
     the same state and actions (the copy of the loop must not drift from the engine's)."""
     outs = []
-    for kernel in (venv.game.step_rows, play):
+    for kernel in (venv._step_rows, play):
         s = PackedState(*(a.copy() for a in venv.state))
         buffers = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
         extra = (OBSERVE_WHOLE,) if kernel is play else ()
@@ -188,8 +220,9 @@ def _median_ms(fn, repeats: int, before=None) -> float:
 def profile(env_id: str, n: int = 8192, repeats: int = 30, seed: int = 0) -> dict:
     """The phase timings of ``env_id`` at ``n`` rows (milliseconds per batch step)."""
     venv = cardenvs.make_vector(env_id, num_envs=n, seed=seed)
-    rules = importlib.import_module(venv.game.step_rows.py_func.__module__)
-    apply_all, legal_all, observe_all = _phase_kernels(rules)
+    rules = importlib.import_module(venv.game.reset_rows.py_func.__module__)
+    prep = _config_of(venv, rules)
+    apply_all, legal_all, observe_all = _phase_kernels(rules, prep)
     _, mask, _ = venv.reset()
     policy = RandomLegal(seed)
     for _ in range(60):  # mix: rows in every phase of their games
@@ -221,7 +254,7 @@ def profile(env_id: str, n: int = 8192, repeats: int = 30, seed: int = 0) -> dic
         _, current["mask"], *_ = venv.step(policy(current["mask"]))
 
     out["step"] = _median_ms(step, repeats)
-    play = _play_kernel(rules)
+    play = _play_kernel(rules, prep)
     _check_play_kernel(venv, play, policy(venv.action_mask).copy())
     out.update(_in_play_ms(venv, play, policy, repeats))
     phases = out["apply"] + out["legal"] + out["observe"] + out["policy"]

@@ -13,7 +13,10 @@ Ids that run on the same kernels (the three two-handed Piquet ids; normand and p
 compile in one process, so no two processes compile the same kernel. Each process plays a few
 steps of every id it was given through the batched engine and the AEC env, observes every seat
 and determinizes one state for search: the calls the environments and the search helpers make.
-When the cache is already warm, the command only loads it (a few seconds).
+Banque and Four Aces compile a step kernel for each number of players (``core.game.StepKernels``);
+every player count besides the default is a task of its own, in a process of its own (``tasks``),
+so the tests that play other counts find them compiled. When the cache is already warm, the
+command only loads it (a few seconds).
 
 numba checks a cached kernel against its own source file only: a kernel that inlines a helper
 from another file (every engine inlines ``core.bitmask``, ``core.borrow`` and ``core.prefetch``;
@@ -37,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .core.game import StepKernels
 from .registry import GAMES, lookup
 
 PACKAGE = Path(__file__).resolve().parent
@@ -74,7 +78,36 @@ def clear_stale_cache(root: Path | None = None, log=print) -> int:
 def engine_of(env_id: str) -> str:
     """The module of the kernels ``env_id`` runs on (ids on the same engine share it)."""
     module, _ = lookup(env_id)
-    return module.GAME.step_rows.py_func.__module__
+    return module.GAME.reset_rows.py_func.__module__
+
+
+def variants(env_id: str) -> list[dict]:
+    """The configs, besides the default, under which ``env_id`` runs a step kernel of its own
+    (``core.game.StepKernels``: Banque's and Four Aces' one kernel per number of players), each
+    as the keyword arguments that select it."""
+    module, defaults = lookup(env_id)
+    step_for = module.GAME.step_for
+    if not isinstance(step_for, StepKernels):
+        return []
+    default = getattr(module.GAME.config_cls(**defaults), step_for.option)
+    return [{step_for.option: v} for v in sorted(step_for.kernels) if v != default]
+
+
+def tasks(env_ids) -> list[tuple[list[str], dict]]:
+    """What to compile, one process each: every engine group of ``env_ids`` (``groups``) with
+    its default configs, then every other config that has a step kernel of its own
+    (``variants``), each in a process of its own."""
+    todo = [(ids, {}) for ids in groups(env_ids)]
+    for env_id in env_ids:
+        todo += [([env_id], config) for config in variants(env_id)]
+    return todo
+
+
+def label(task: tuple[list[str], dict]) -> str:
+    """``"banque-v0 (num_players=2)"``: a task's ids and config, for the log."""
+    ids, config = task
+    extra = ", ".join(f"{k}={v}" for k, v in config.items())
+    return "+".join(ids) + (f" ({extra})" if extra else "")
 
 
 def groups(env_ids) -> list[list[str]]:
@@ -85,21 +118,22 @@ def groups(env_ids) -> list[list[str]]:
     return list(out.values())
 
 
-def exercise(env_id: str, steps: int = 64) -> None:
-    """Call what compiles ``env_id``'s kernels: a batched engine (reset, steps, ``observe``), the
-    AEC env (reset, steps) and, for a game that has one, a determinization."""
+def exercise(env_id: str, steps: int = 64, **config) -> None:
+    """Call what compiles ``env_id``'s kernels under ``config`` (default: the id's defaults): a
+    batched engine (reset, steps, ``observe``), the AEC env (reset, steps) and, for a game that
+    has one, a determinization."""
     import cardenvs
     from cardenvs.core.sim import Simulator
     from cardenvs.core.vector import RandomLegal
 
-    venv = cardenvs.make_vector(env_id, 2, seed=0)
+    venv = cardenvs.make_vector(env_id, 2, seed=0, **config)
     _, mask, _ = venv.reset()
     policy = RandomLegal(seed=0)
     for _ in range(steps):
         _, mask, *_ = venv.step(policy(mask))
     for seat in range(venv.num_seats):
         venv.observe(seat)
-    env = cardenvs.make(env_id)
+    env = cardenvs.make(env_id, **config)
     env.reset(seed=0)
     for _ in range(steps):
         obs, _, term, trunc, _ = env.last()
@@ -115,17 +149,18 @@ def exercise(env_id: str, steps: int = 64) -> None:
             sim.step(s, int(legal[0]))
 
 
-def _compile_group(env_ids: list[str]) -> tuple[list[str], float]:
+def _compile_task(task: tuple[list[str], dict]) -> tuple[str, float]:
     t0 = time.perf_counter()
-    for env_id in env_ids:
-        exercise(env_id)
-    return env_ids, time.perf_counter() - t0
+    ids, config = task
+    for env_id in ids:
+        exercise(env_id, **config)
+    return label(task), time.perf_counter() - t0
 
 
-def _plan(env_ids, jobs: int | None) -> tuple[list[list[str]], int]:
-    """The engine groups of ``env_ids`` and the number of processes; ``ValueError`` naming the
-    problem for an unknown id (``lookup``) or a bad ``jobs``."""
-    todo = groups(env_ids)
+def _plan(env_ids, jobs: int | None) -> tuple[list[tuple[list[str], dict]], int]:
+    """The compile ``tasks`` of ``env_ids`` and the number of processes; ``ValueError`` naming
+    the problem for an unknown id (``lookup``) or a bad ``jobs``."""
+    todo = tasks(env_ids)
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -133,24 +168,24 @@ def _plan(env_ids, jobs: int | None) -> tuple[list[list[str]], int]:
     return todo, jobs
 
 
-def _run(todo: list[list[str]], jobs: int, log) -> dict[str, float]:
+def _run(todo: list[tuple[list[str], dict]], jobs: int, log) -> dict[str, float]:
     times: dict[str, float] = {}
     t0 = time.perf_counter()
     clear_stale_cache(log=log)
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
-        futures = [pool.submit(_compile_group, g) for g in todo]
+        futures = [pool.submit(_compile_task, task) for task in todo]
         for fut in as_completed(futures):
-            ids, seconds = fut.result()
-            times["+".join(ids)] = seconds
-            log(f"ready: {', '.join(ids)} in {seconds:.1f} s")
-    log(f"{len(todo)} engines ready in {time.perf_counter() - t0:.1f} s ({jobs} jobs)")
+            name, seconds = fut.result()
+            times[name] = seconds
+            log(f"ready: {name} in {seconds:.1f} s")
+    log(f"{len(todo)} kernel sets ready in {time.perf_counter() - t0:.1f} s ({jobs} jobs)")
     return times
 
 
 def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, float]:
-    """Compile (or load from the cache) the kernels of ``env_ids``, one process per engine and
-    ``jobs`` processes at a time (default: one per core). Returns seconds per engine group,
-    keyed by its ids joined with ``+``."""
+    """Compile (or load from the cache) the kernels of ``env_ids``, one process per task
+    (``tasks``) and ``jobs`` processes at a time (default: one per core). Returns seconds per
+    task, keyed by its ``label``."""
     return _run(*_plan(env_ids, jobs), log)
 
 

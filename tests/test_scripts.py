@@ -97,9 +97,23 @@ def test_compile__groups_ids_by_engine_and_readies_them(capsys, tmp_path, monkey
         ["four_aces-v0"],
         ["piquet_normand-v0", "partnership_piquet-v0"],
     ]
+    # the player counts that have step kernels of their own are tasks of their own
+    assert ahead.tasks(["banque-v0", "esel-v0"]) == [
+        (["banque-v0"], {}),
+        (["esel-v0"], {}),
+        (["banque-v0"], {"num_players": 2}),
+        (["banque-v0"], {"num_players": 3}),
+    ]
+    assert ahead.variants("four_aces-v0") == [{"num_players": 3}, {"num_players": 5}]
+    assert ahead.variants("piquet-v0") == []
     times = ahead.main(["four_aces-v0", "esel-v0", "--jobs", "2"])
-    assert set(times) == {"four_aces-v0", "esel-v0"} and all(t > 0 for t in times.values())
-    assert "2 engines ready" in capsys.readouterr().out
+    assert set(times) == {
+        "four_aces-v0",
+        "esel-v0",
+        "four_aces-v0 (num_players=3)",
+        "four_aces-v0 (num_players=5)",
+    } and all(t > 0 for t in times.values())
+    assert "4 kernel sets ready" in capsys.readouterr().out
     assert (tmp_path / "__pycache__" / ahead.STAMP).is_file()
 
 

@@ -571,6 +571,79 @@ def test_borrowed__views_the_same_memory_with_the_same_shape_and_strides():
     assert (obs[1, 3], mask[0, 1], rewards[1, 0]) == (0.5, 1, -1.0)
 
 
+def test_fixed_config__reads_the_array_with_one_item_a_checked_constant():
+    """``fixed_config``: the config vector as a tuple, the same values, item ``index`` the
+    constant it was compiled with; a config with another value there, or another length, is
+    refused."""
+    from numba import njit
+
+    from cardenvs.core.borrow import fixed_config
+
+    @njit
+    def as_tuple(cfg):
+        return fixed_config(cfg, 5, 2, 7)
+
+    cfg = np.array([4, -1, 7, 2**40, 0], np.int64)
+    assert as_tuple(cfg) == (4, -1, 7, 2**40, 0)
+    assert as_tuple(cfg[::-1][::-1]) == (4, -1, 7, 2**40, 0)
+    with pytest.raises(ValueError, match="another value"):
+        as_tuple(np.array([4, -1, 6, 0, 0], np.int64))
+    with pytest.raises(ValueError, match="wrong length"):
+        as_tuple(np.array([4, -1, 7, 0], np.int64))
+
+
+@pytest.mark.parametrize(
+    "env_id, values",
+    [("banque-v0", [2, 3, 4]), ("four_aces-v0", [3, 4, 5])],
+)
+def test_step_kernels__one_per_player_count_and_each_refuses_another_count(env_id, values):
+    """Banque and Four Aces step through a kernel compiled for the config's number of players
+    (``StepKernels``); the engine keeps the one of its config, and a kernel handed a config of
+    another count raises instead of playing it with the wrong seats."""
+    from cardenvs.core.game import StepKernels
+
+    game = cardenvs.game_info(env_id)
+    assert isinstance(game.step_for, StepKernels) and sorted(game.step_for.kernels) == values
+    assert "num_players" in repr(game.step_for)
+    for p in values:
+        v = cardenvs.make_vector(env_id, 3, seed=1, num_players=p)
+        assert v._step_rows is game.step_for.kernels[p] is game.step_kernel(v._cfg)
+    other = cardenvs.make_vector(env_id, 3, seed=1, num_players=values[0])
+    other.reset(seed=2)
+    actions = np.zeros(3, np.int64)
+    args = (actions, True, other._obs, other._mask, other._rewards, other._terminated)
+    with pytest.raises(ValueError, match="another value"):
+        game.step_for.kernels[values[1]](other.state, other._cfg, *args)
+    bad = other._cfg.copy()
+    bad[game.step_for.index] = 9
+    with pytest.raises(ValueError, match=r"num_players = 9; allowed: \[" + str(values[0])):
+        game.step_for(bad)
+    # step_rows (for callers that keep no kernel) goes through the kernel of the config
+    before = [f.copy() for f in other.state]
+    legal = RandomLegal(0)(other._mask)
+    game.step_rows(other.state, other._cfg, legal, True, *args[2:])
+    assert any((a != b).any() for a, b in zip(before, other.state, strict=True))
+
+
+def test_multi_step_kernels__each_variant_refuses_the_other_config():
+    """Piquet normand and partnership each step through a kernel of their own, with the
+    variant's mode, seat count and hand size constants in it; each refuses the other's
+    config."""
+    from cardenvs.games.piquet import multi
+
+    normand = cardenvs.make_vector("piquet_normand-v0", 2, seed=0)
+    partners = cardenvs.make_vector("partnership_piquet-v0", 2, seed=0)
+    assert normand._step_rows is multi.step_rows_normand
+    assert partners._step_rows is multi.step_rows_partnership
+    normand.reset()
+    args = (np.zeros(2, np.int64), True, normand._obs, normand._mask)
+    args += (normand._rewards, normand._terminated)
+    with pytest.raises(ValueError, match="normand config"):
+        multi.step_rows_normand(normand.state, partners._cfg, *args)
+    with pytest.raises(ValueError, match="partnership Piquet config"):
+        multi.step_rows_partnership(normand.state, normand._cfg, *args)
+
+
 @pytest.mark.parametrize("env_id", cardenvs.GAMES)
 def test_vector__sides_partition_the_seats_and_partners_share_rewards(env_id):
     venv = cardenvs.make_vector(env_id, 64, seed=5, episode="deal")

@@ -187,7 +187,7 @@ class CardAECEnv(AECEnv):
         self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
         eng = self._engine
         self._action[0] = action
-        self.game.step_rows(
+        eng._step_rows(
             eng.state,
             eng._cfg,
             self._action,

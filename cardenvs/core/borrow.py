@@ -16,12 +16,20 @@ beyond its own call. A borrowed view must not outlive the call that made it: nev
 Python or store it. In alternating runs at N = 1024 it made the batched step 1.09-1.38 times
 faster (Piquet most, Banque least); the values are the same.
 
-Under ``NUMBA_DISABLE_JIT=1`` all three helpers are the identity.
+``fixed_config(cfg, n, index, value)`` hands a step kernel its config vector as a tuple, with item
+``index`` the constant ``value`` the kernel was compiled for (checked against the array). A
+tuple's values stay in registers, where an array's items are loaded again after every store
+into the state; a constant seat count lets the compiler unroll the loops over the seats (Banque
+and Four Aces keep one step kernel per number of players: ``core.game.StepKernels``).
+
+Under ``NUMBA_DISABLE_JIT=1`` the borrowing helpers are the identity and ``fixed_config`` builds
+the same tuple in Python.
 """
 
 from __future__ import annotations
 
 from numba import config, njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
@@ -52,6 +60,49 @@ def _unowned(typingctx, arr):
     return sig, codegen
 
 
+@intrinsic
+def _as_tuple(typingctx, arr, n, index, value):
+    """The first ``n`` items of a 1-D array as a tuple, item ``index`` replaced by ``value``
+    (``index`` -1: none); all three constants. The caller checks the length."""
+    literal = (n, index, value)
+    if not (
+        isinstance(arr, types.Array)
+        and arr.ndim == 1
+        and isinstance(arr.dtype, types.Integer)
+        and all(isinstance(x, types.IntegerLiteral) for x in literal)
+    ):
+        return None
+    size, fixed, fixed_value = (x.literal_value for x in literal)
+    tup = types.UniTuple(arr.dtype, size)
+    sig = tup(arr, n, index, value)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = make_array(aryty)(context, builder, args[0])
+        shape = cgutils.unpack_tuple(builder, ary.shape)
+        strides = cgutils.unpack_tuple(builder, ary.strides)
+        items = []
+        for i in range(size):
+            if i == fixed:
+                items.append(context.get_constant(aryty.dtype, fixed_value))
+                continue
+            ptr = cgutils.get_item_pointer2(
+                context,
+                builder,
+                ary.data,
+                shape,
+                strides,
+                aryty.layout,
+                [context.get_constant(types.intp, i)],
+                wraparound=False,
+                boundscheck=False,
+            )
+            items.append(builder.load(ptr))
+        return context.make_tuple(builder, tup, items)
+
+    return sig, codegen
+
+
 if config.DISABLE_JIT:
 
     def borrowed(a):
@@ -65,6 +116,15 @@ if config.DISABLE_JIT:
     def borrowed_step(s, cfg, obs, mask, rewards):
         """The arguments themselves without the JIT."""
         return s, cfg, obs, mask, rewards
+
+    def fixed_config(cfg, n, index, value):
+        """The config's ``n`` values as a tuple, ``cfg[index] == value`` checked, without the
+        JIT."""
+        if cfg.shape[0] != n:
+            raise ValueError("the config vector has the wrong length for this game")
+        if index >= 0 and cfg[index] != value:
+            raise ValueError("this step kernel was compiled for another value of the config")
+        return tuple(cfg.tolist())
 
 else:
 
@@ -89,3 +149,23 @@ else:
             borrowed(mask),
             borrowed(rewards),
         )
+
+    @njit(cache=True, inline="always")
+    def fixed_config(cfg, n, index, value):
+        """A step kernel's config vector as a tuple of its ``n`` values, in which item ``index``
+        is the constant ``value`` (``n``, ``index`` and ``value`` constants; the length and
+        ``cfg[index] == value`` are checked: another config raises ``ValueError``).
+
+        The kernels index the config only with constant positions, so they read a tuple as they
+        read the array. But a tuple's values are the kernel's own: loaded once, they stay in
+        registers, where an array's item has to be loaded again after every store into the
+        state, since the compiler cannot rule out that the config shares memory with it. And
+        the fixed item is a constant: a kernel compiled for one number of players unrolls every
+        loop over the seats and decides every test on it. The games keep one step kernel per
+        value (``core.game.StepKernels``), which converts its config once and hands the tuple to
+        everything it calls."""
+        if cfg.shape[0] != n:
+            raise ValueError("the config vector has the wrong length for this game")
+        if cfg[index] != value:
+            raise ValueError("this step kernel was compiled for another value of the config")
+        return _as_tuple(cfg, n, index, value)

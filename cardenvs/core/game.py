@@ -163,6 +163,39 @@ def layout_table(layout: Sequence[ObsField]) -> str:
     return "\n".join(rows)
 
 
+class StepKernels:
+    """A game's step kernels, one per value of a config option that shapes the kernel (the
+    number of players; Piquet's scoring frame): ``GameDef.step_for`` of those games.
+
+    ``make(value)`` returns the game's ``step_rows`` compiled for that value (a ``cache=True``
+    kernel closed over ``value``, which reads its config through ``core.borrow.fixed_config``,
+    so the value is a constant in it); each is compiled on its first call. Calling this object
+    with a config vector returns the kernel of ``cfg[index]``; ``step_rows`` calls that kernel,
+    for callers that do not keep it."""
+
+    def __init__(
+        self, make: Callable[[int], Callable], values: Sequence[int], index: int, option: str
+    ):
+        self.kernels = {int(v): make(int(v)) for v in values}
+        self.index = index
+        self.option = option
+
+    def __call__(self, cfg: np.ndarray) -> Callable:
+        value = int(cfg[self.index])
+        if value not in self.kernels:
+            raise ValueError(
+                f"no step kernel for {self.option} = {value}; allowed: {sorted(self.kernels)}"
+            )
+        return self.kernels[value]
+
+    def step_rows(self, s, cfg, actions, autoreset, obs, mask, rewards, terminated) -> None:
+        """``step_rows`` through the kernel of ``cfg``'s value."""
+        self(cfg)(s, cfg, actions, autoreset, obs, mask, rewards, terminated)
+
+    def __repr__(self) -> str:
+        return f"StepKernels({self.option}: {sorted(self.kernels)}, index={self.index})"
+
+
 @dataclasses.dataclass(frozen=True)
 class GameDef:
     """Everything the shared front ends need from a game's rules module.
@@ -172,7 +205,8 @@ class GameDef:
         ``reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask)``: start a game in
         each row of ``rows`` (``decks[i, 0] < 0`` = shuffle, ``dealers[i] < 0`` = draw);
         ``step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated)``: one action per
-        row, then the next player's observation and mask;
+        row, then the next player's observation and mask (``step_kernel(cfg)``: the same, compiled
+        for the config's seat count);
         ``observe_rows(s, cfg, seats, out)``: each row's observation for ``seats[b]``.
 
     Every game writes its own ``step_rows``, the same loop over row blocks around its own
@@ -213,6 +247,16 @@ class GameDef:
     # (config) -> the seats grouped into sides that share every reward (partners), e.g.
     # ((0, 2), (1, 3)); None: every seat plays for itself
     sides: Callable[[Any], tuple] | None = None
+    # (config vector) -> the step kernel compiled for it (``StepKernels``: one per seat count, or
+    # per Piquet scoring frame); None: ``step_rows`` for every config
+    step_for: Callable[[np.ndarray], Callable] | None = None
+
+    def step_kernel(self, cfg: np.ndarray) -> Callable:
+        """The ``step_rows`` kernel to call with config vector ``cfg``: the one compiled for its
+        seat count (or scoring frame) where the game has such kernels (same arguments, same
+        results). The front
+        ends look it up once per engine; ``step_rows`` itself looks it up on every call."""
+        return self.step_rows if self.step_for is None else self.step_for(cfg)
 
     def sides_of(self, config) -> tuple[tuple[int, ...], ...]:
         """The sides of a game with ``config``: tuples of seats sharing every reward."""
@@ -245,6 +289,7 @@ class GameDef:
             deal_extras=getattr(rules, "deal_extras", None),
             legal_row=rules.legal_row,
             determinize=getattr(rules, "determinize", None),
+            step_for=getattr(rules, "step_for", None),
         )
 
     @functools.cached_property

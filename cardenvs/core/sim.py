@@ -35,6 +35,7 @@ class Simulator:
         self.game = game
         self.config = config
         self.cfg = config.to_array()
+        self._step_rows = game.step_kernel(self.cfg)
         self.num_seats = game.num_seats(config)
         self._current = game.layout.offset("current")
 
@@ -103,7 +104,7 @@ class Simulator:
         rewards = np.zeros((k, self.num_seats), np.float32)
         term = np.zeros(k, np.bool_)
         a = np.asarray(actions, np.int64)
-        self.game.step_rows(s, self.cfg, a, False, obs, mask, rewards, term)
+        self._step_rows(s, self.cfg, a, False, obs, mask, rewards, term)
         return rewards, term, mask
 
     def determinize(self, s: PackedState, seat: int, rng: np.random.Generator) -> PackedState:

@@ -130,6 +130,7 @@ class CardVectorEnv:
         g = self.game
         self.config = g.config_cls.from_kwargs(**config)
         self._cfg = self.config.to_array()
+        self._step_rows = g.step_kernel(self._cfg)
         self.num_envs = int(num_envs)
         self.num_seats = g.num_seats(self.config)
         # seats grouped by the side they play for (partners share every reward)
@@ -310,7 +311,7 @@ class CardVectorEnv:
             )
         if kind == 2:
             raise ValueError(self._illegal_message(b, int(a[b])))
-        self.game.step_rows(
+        self._step_rows(
             self.state,
             self._cfg,
             a,

@@ -208,9 +208,9 @@ from ...core.bitmask import (
     popcount,
     spread,
 )
-from ...core.borrow import borrowed_step
+from ...core.borrow import borrowed_step, fixed_config
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
-from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
+from ...core.game import GameConfig, ObsField, StepKernels, layout_offsets, layout_table, option
 from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
 
@@ -468,6 +468,7 @@ class Config(GameConfig):
 
 
 _ci = Config.index
+C_SIZE = len(dataclasses.fields(Config))  # entries of the config vector
 C_EPISODE, C_REWARD, C_PLAYERS, C_TARGET, C_TIED_ONLY, C_NEXT_DEALER = (
     _ci(k)
     for k in ("episode", "reward", "num_players", "target_score", "win_tie_break", "next_dealer")
@@ -1693,13 +1694,12 @@ def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
         observe_row(s, b, cfg, s.f[b, F_CURRENT], obs[b])
 
 
-@njit(cache=True)
-def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
+@njit(cache=True, inline="always")
+def _step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
     """Apply ``actions[b]`` in every row; write rewards, termination, next observation and mask.
 
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
-    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
     n = actions.shape[0]
     for lo in range(0, n, STEP_BLOCK):  # a block's state stays in cache for its passes
         hi = min(lo + STEP_BLOCK, n)
@@ -1725,6 +1725,28 @@ def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
             prefetch_ahead(obs, b)  # big batches: fetch a later row while this one is written
             cur = s.f[b, F_CURRENT]
             _observe(s, b, cfg, cur if cur >= 0 else 0, obs[b])
+
+
+def _step_kernel(players: int):
+    """``_step_rows`` compiled for ``players`` seats: the seat count is a constant in it
+    (``core.borrow.fixed_config``), so every loop over the seats has a known trip count, and
+    the config's values stay in registers. At N = 1024 in alternating process pairs the default
+    four-handed step got 1.12-1.15 times faster (4 pairs) than one kernel reading the array; the
+    same outputs, hashed over 600 steps of 512 rows and 400 steps for the other counts."""
+
+    @njit(cache=True)
+    def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
+        s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
+        fixed = fixed_config(cfg, C_SIZE, C_PLAYERS, players)  # the config in registers
+        _step_rows(s, fixed, actions, autoreset, obs, mask, rewards, terminated)
+
+    return step_rows
+
+
+# the step kernels, one per seat count (each compiled on first use); ``step_rows`` for callers
+# that do not keep the kernel of their config (``GameDef.step_kernel``)
+step_for = StepKernels(_step_kernel, range(2, 5), C_PLAYERS, "num_players")
+step_rows = step_for.step_rows
 
 
 @njit(cache=True)

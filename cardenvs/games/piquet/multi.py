@@ -1082,13 +1082,52 @@ def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
         observe_row(s, b, cfg, s.f[b, F_CURRENT], obs[b])
 
 
+# The config vector's fields that each id fixes (``_MultiConfig._common_array``): every id has its
+# own step kernel in which they are constants (``_fixed``).
+assert (K_EPISODE, K_REWARD, K_MODE, K_SEATS, K_HAND, K_SIZE) == (0, 1, 2, 3, 4, 10)
+
+
+@njit(cache=True, inline="always")
+def _fixed(cfg, mode):
+    """``cfg`` as a tuple in which the variant's mode, seat count and hand size are constants
+    (normand: 3 seats of 10 cards, partnership: 4 of 8; ``to_array`` writes the same values).
+
+    The kernels index the config with constant positions, so they read a tuple as they read the
+    array; inlined into a step kernel that passes ``mode`` as a constant, every seat loop has a
+    known trip count and every mode test is decided at compile time, and the config's values stay
+    in registers (``core.borrow.fixed_config``). In alternating process pairs at N = 1024 the
+    step got 1.27-1.54 times faster for normand and 1.22-1.87 for partnership (5 pairs each;
+    the same outputs, hashed over 600 steps of 512 rows)."""
+    seats = 4 if mode == MODE_PARTNERSHIP else 3
+    hand = PARTNERSHIP_HAND if mode == MODE_PARTNERSHIP else NORMAND_HAND
+    return (cfg[0], cfg[1], mode, seats, hand, cfg[5], cfg[6], cfg[7], cfg[8], cfg[9])
+
+
 @njit(cache=True)
-def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
-    """Apply ``actions[b]`` in every row; write rewards, termination, next observation and mask.
+def step_rows_normand(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
+    """``step_rows`` of Piquet normand (a config of the other variant is refused)."""
+    if cfg[K_MODE] != MODE_NORMAND or cfg[K_SEATS] != 3 or cfg[K_HAND] != NORMAND_HAND:
+        raise ValueError("step_rows_normand needs a Piquet normand config (NormandConfig)")
+    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
+    _step_rows(s, _fixed(cfg, MODE_NORMAND), actions, autoreset, obs, mask, rewards, terminated)
+
+
+@njit(cache=True)
+def step_rows_partnership(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
+    """``step_rows`` of partnership Piquet (a config of the other variant is refused)."""
+    if cfg[K_MODE] != MODE_PARTNERSHIP or cfg[K_SEATS] != 4 or cfg[K_HAND] != PARTNERSHIP_HAND:
+        raise ValueError("step_rows_partnership needs a partnership Piquet config")
+    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
+    _step_rows(s, _fixed(cfg, MODE_PARTNERSHIP), actions, autoreset, obs, mask, rewards, terminated)
+
+
+@njit(cache=True, inline="always")
+def _step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
+    """Apply ``actions[b]`` in every row; write rewards, termination, next observation and mask
+    (``cfg`` from ``_fixed``; the arrays borrowed).
 
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
-    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
     no_deck = _NO_DECK
     p = cfg[K_SEATS]
     n = actions.shape[0]
@@ -1564,7 +1603,7 @@ def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
         num_seats=lambda config: num_seats,
         layout=LAYOUT,
         reset_rows=reset_rows,
-        step_rows=step_rows,
+        step_rows=step_rows_partnership if num_seats == 4 else step_rows_normand,
         observe_rows=observe_rows,
         result=result,
         render=render,
