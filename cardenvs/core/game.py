@@ -165,7 +165,7 @@ def layout_table(layout: Sequence[ObsField]) -> str:
 
 class StepKernels:
     """A game's step kernels, one per value of a config option that shapes the kernel (the
-    number of players; Piquet's scoring frame): ``GameDef.step_for`` of those games.
+    number of players of Banque and Four Aces): ``GameDef.step_for`` of those games.
 
     ``make(value)`` returns the game's ``step_rows`` compiled for that value (a ``cache=True``
     kernel closed over ``value``, which reads its config through ``core.borrow.fixed_config``,
@@ -247,14 +247,13 @@ class GameDef:
     # (config) -> the seats grouped into sides that share every reward (partners), e.g.
     # ((0, 2), (1, 3)); None: every seat plays for itself
     sides: Callable[[Any], tuple] | None = None
-    # (config vector) -> the step kernel compiled for it (``StepKernels``: one per seat count, or
-    # per Piquet scoring frame); None: ``step_rows`` for every config
+    # (config vector) -> the step kernel compiled for it (``StepKernels``: one per seat count);
+    # None: ``step_rows`` for every config
     step_for: Callable[[np.ndarray], Callable] | None = None
 
     def step_kernel(self, cfg: np.ndarray) -> Callable:
         """The ``step_rows`` kernel to call with config vector ``cfg``: the one compiled for its
-        seat count (or scoring frame) where the game has such kernels (same arguments, same
-        results). The front
+        seat count where the game has such kernels (same arguments, same results). The front
         ends look it up once per engine; ``step_rows`` itself looks it up on every call."""
         return self.step_rows if self.step_for is None else self.step_for(cfg)
 
