@@ -1103,22 +1103,18 @@ def _fixed(cfg, mode):
     return (cfg[0], cfg[1], mode, seats, hand, cfg[5], cfg[6], cfg[7], cfg[8], cfg[9])
 
 
-@njit(cache=True)
-def step_rows_normand(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
-    """``step_rows`` of Piquet normand (a config of the other variant is refused)."""
-    if cfg[K_MODE] != MODE_NORMAND or cfg[K_SEATS] != 3 or cfg[K_HAND] != NORMAND_HAND:
-        raise ValueError("step_rows_normand needs a Piquet normand config (NormandConfig)")
-    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
-    _step_rows(s, _fixed(cfg, MODE_NORMAND), actions, autoreset, obs, mask, rewards, terminated)
+def _variant_step(mode: int, seats: int, hand: int, refusal: str):
+    """The step kernel of one variant: ``_step_rows`` with the variant's config constants
+    (``_fixed``); a config of another variant raises ``ValueError(refusal)``."""
 
+    @njit(cache=True)
+    def step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
+        if cfg[K_MODE] != mode or cfg[K_SEATS] != seats or cfg[K_HAND] != hand:
+            raise ValueError(refusal)
+        s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
+        _step_rows(s, _fixed(cfg, mode), actions, autoreset, obs, mask, rewards, terminated)
 
-@njit(cache=True)
-def step_rows_partnership(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
-    """``step_rows`` of partnership Piquet (a config of the other variant is refused)."""
-    if cfg[K_MODE] != MODE_PARTNERSHIP or cfg[K_SEATS] != 4 or cfg[K_HAND] != PARTNERSHIP_HAND:
-        raise ValueError("step_rows_partnership needs a partnership Piquet config")
-    s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)  # no refcounting
-    _step_rows(s, _fixed(cfg, MODE_PARTNERSHIP), actions, autoreset, obs, mask, rewards, terminated)
+    return step_rows
 
 
 @njit(cache=True, inline="always")
@@ -1154,6 +1150,15 @@ def _step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
         for b in range(lo, hi):
             prefetch_ahead(obs, b)  # big batches: fetch a later row while this one is written
             _observe(s, b, cfg, s.f[b, F_CURRENT] if s.f[b, F_CURRENT] >= 0 else 0, obs[b])
+
+
+# each id's step kernel (game_def hands the id its own)
+step_rows_normand = _variant_step(
+    MODE_NORMAND, 3, NORMAND_HAND, "this step kernel needs a Piquet normand config (NormandConfig)"
+)
+step_rows_partnership = _variant_step(
+    MODE_PARTNERSHIP, 4, PARTNERSHIP_HAND, "this step kernel needs a partnership Piquet config"
+)
 
 
 @njit(cache=True)
