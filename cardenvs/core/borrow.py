@@ -63,7 +63,7 @@ def _unowned(typingctx, arr):
 @intrinsic
 def _as_tuple(typingctx, arr, n, index, value):
     """The first ``n`` items of a 1-D array as a tuple, item ``index`` replaced by ``value``
-    (``index`` -1: none); all three constants. The caller checks the length."""
+    (all three constants; ``fixed_config`` checks the length and the value)."""
     literal = (n, index, value)
     if not (
         isinstance(arr, types.Array)
@@ -122,7 +122,7 @@ if config.DISABLE_JIT:
         JIT."""
         if cfg.shape[0] != n:
             raise ValueError("the config vector has the wrong length for this game")
-        if index >= 0 and cfg[index] != value:
+        if cfg[index] != value:
             raise ValueError("this step kernel was compiled for another value of the config")
         return tuple(cfg.tolist())
 
