@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardenvs.core import bytemask
+from cardenvs.core.bitmask import FAST_PEXT
 from cardenvs.core.bytemask import MAX_ACTIONS, SELECT8, fits, row_bits, select64, select128
 from cardenvs.core.rng import mix64
 from cardenvs.core.vector import RandomLegal, random_legal_actions
@@ -30,7 +32,13 @@ def test_bytemask__row_bits_is_the_set_of_non_zero_entries(dtype):
             assert _as_set(*row_bits(mask, b)) == np.flatnonzero(mask[b]).tolist(), (a, b)
 
 
-def test_bytemask__select_finds_the_rth_set_bit():
+_SELECTS = [bytemask._select64_broadword]
+if FAST_PEXT:  # pdep runs only where the CPU has it in hardware
+    _SELECTS.append(bytemask._select64_pdep)
+
+
+@pytest.mark.parametrize("select", _SELECTS, ids=lambda f: f.__name__)
+def test_bytemask__each_select_finds_the_rth_set_bit(select):
     rng = np.random.default_rng(1)
     words = [0, 1, 1 << 63, (1 << 64) - 1, 0x8000000000000001, 0x0101010101010101]
     words += [int(w) for w in rng.integers(0, 2**63, 300, dtype=np.uint64)]
@@ -38,10 +46,15 @@ def test_bytemask__select_finds_the_rth_set_bit():
     for w in words:
         bits = [i for i in range(64) if w >> i & 1]
         for r, i in enumerate(bits):
-            assert select64(np.uint64(w), r) == i, (hex(w), r)
+            assert select(np.uint64(w), r) == i, (hex(w), r)
     lo, hi = np.uint64(0b1010), np.uint64(0b11)
     assert [select128(lo, hi, r) for r in range(4)] == [1, 3, 64, 65]
     assert SELECT8[0b10110, 2] == 4 and SELECT8[0b10110, 3] == -1
+
+
+def test_bytemask__select64_is_pdep_exactly_where_pext_is_fast():
+    want = bytemask._select64_pdep if FAST_PEXT else bytemask._select64_broadword
+    assert select64 is want
 
 
 def test_bytemask__fits_only_contiguous_byte_masks_of_8_to_128_actions():

@@ -241,6 +241,39 @@ def test_bitmask__pext_packs_the_bits_under_the_mask_in_order():
     assert bitmask.pext(np.uint64(0b101101), np.uint64(0b111100)) == 0b1011
 
 
+@pytest.mark.skipif(not bitmask.FAST_PEXT, reason="this CPU has no fast BMI2 pdep")
+def test_bitmask__pdep_deposits_the_low_bits_at_the_mask_and_undoes_pext():
+    masks = _random_masks(seed=4)
+    for x, m in zip(masks, masks[::-1], strict=True):
+        got = int(bitmask.pdep(np.uint64(x), np.uint64(m)))
+        want, k = 0, 0
+        for i in range(64):
+            if (m >> i) & 1:
+                want |= ((x >> k) & 1) << i
+                k += 1
+        assert got == want
+        packed = int(bitmask.pext(np.uint64(x), np.uint64(m))) & ((1 << 64) - 1)
+        assert int(bitmask.pdep(np.uint64(packed), np.uint64(m))) == x & m
+    assert bitmask.pdep(np.uint64(0b1011), np.uint64(0b111100)) == 0b101100
+
+
+_DENSE = [bitmask._dense_suits_shifts]
+if bitmask.FAST_PEXT:
+    _DENSE.append(bitmask._dense_suits_pext)
+
+
+@pytest.mark.parametrize("dense", _DENSE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(("low", "width"), [(4, 9), (5, 8)])  # Banque and Esel; Piquet
+def test_bitmask__dense_suits_packs_each_suits_ranks_in_order(dense, low, width):
+    """Card ``13 * suit + low + r`` goes to bit ``width * suit + r``; other cards vanish."""
+    for m in _random_masks(seed=5):
+        want = 0
+        for suit in range(4):
+            for r in range(width):
+                want |= ((m >> (13 * suit + low + r)) & 1) << (width * suit + r)
+        assert int(dense(np.uint64(m), low, width)) == want
+
+
 def test_bitmask__fast_pext_only_for_the_host_and_not_on_zen_1_or_2(monkeypatch):
     """The pext packings are chosen on CPUs that run pext in hardware, for the CPU numba compiles
     for: not without the JIT, not for a NUMBA_CPU_NAME, not on Zen 1/2 (microcoded) or
@@ -263,22 +296,21 @@ def test_bitmask__fast_pext_only_for_the_host_and_not_on_zen_1_or_2(monkeypatch)
     assert bitmask._fast_pext() is False
 
 
-@pytest.mark.parametrize("game", ["piquet", "banque"])
-def test_bitmask__games_pack_their_cards_the_same_by_pext_and_by_shifts(game):
-    """Piquet's and Banque's local card sets: the pext packing (used where FAST_PEXT) equals
-    the suit-by-suit one, and both follow the deck's local indices."""
+@pytest.mark.parametrize("game", ["piquet", "banque", "esel"])
+def test_bitmask__games_pack_their_cards_by_their_decks_local_indices(game):
+    """Piquet's, Banque's and Esel's local card sets (``core.bitmask.dense_suits``, a pext where
+    FAST_PEXT) follow the deck's local indices; other cards vanish."""
     import importlib
 
     rules = importlib.import_module(f"cardenvs.games.{game}.rules")
-    name = "_local32" if game == "piquet" else "_local36"
-    shifts, by_pext = getattr(rules, name + "_shifts"), getattr(rules, name + "_pext")
-    assert getattr(rules, name) is (by_pext if bitmask.FAST_PEXT else shifts)
+    pack = rules._local32 if game == "piquet" else rules._local36
+    assert bitmask.dense_suits is (
+        bitmask._dense_suits_pext if bitmask.FAST_PEXT else bitmask._dense_suits_shifts
+    )
     local = rules.DECK.local
-    for m in _random_masks(seed=4):
+    for m in _random_masks(seed=4) + [int(rules.DECK.mask)]:
         want = sum(1 << int(local[c]) for c in range(52) if (m >> c) & 1 and local[c] >= 0)
-        assert int(shifts(np.uint64(m))) == want, hex(m)
-        if bitmask.FAST_PEXT:
-            assert int(by_pext(np.uint64(m))) == want, hex(m)
+        assert int(pack(np.uint64(m))) == want, hex(m)
 
 
 def test_bitmask__bit_has_from_cards_to_onehot_agree():

