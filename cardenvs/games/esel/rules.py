@@ -485,12 +485,17 @@ def _main_class(s, b, cfg, suit):
 
 
 # --- trick resolution (4.3, 4.4, 4.6) ----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resolve(s, b, cfg, card, seat, void, commit):
     """Does ``card`` played by ``seat`` take the current trick (4.4)?
 
     ``void``: the player holds no card of the main suit. With ``commit`` the trick state is
     updated (the card is placed); without, nothing is written. Returns True if it takes.
+
+    Inlined at its call sites (``commit`` a constant in each): as a call of its own, numba passes
+    the state's three arrays field by field on every call, for each candidate card of the legal
+    mask; inlined, Esel's batched step got 1.07-1.29 times faster at N = 1024 (6 alternating
+    pairs, median 1.16), with the same outputs.
     """
     S = s.f[b, F_MAIN_SUIT]
     M = s.f[b, F_MAIN_CARD]
