@@ -110,3 +110,30 @@ def test_bytemask__random_legal_takes_any_mask_layout_and_rejects_a_wrong_shape(
     assert np.array_equal(RandomLegal(seed=9)(np.asfortranarray(mask)), contiguous)
     with pytest.raises(ValueError, match="2-D"):
         RandomLegal(seed=9)(mask[0])
+
+
+def test_bytemask__one_random_legal_follows_every_change_of_its_mask():
+    """``RandomLegal`` keeps the compiled draw of the last mask it saw: a mask of another layout,
+    dtype, width or row count, or the same buffer reshaped or rewritten, still gets the draw of
+    a fresh ``RandomLegal`` at the same counter."""
+    rng = np.random.default_rng(4)
+    base = (rng.random((6, 40)) < 0.3).astype(np.int8)
+    base[:, 3] = 1
+    wide = np.zeros((6, 80), np.int8)
+    wide[:, ::2] = base
+    masks = [base, base.astype(np.float32), wide[:, ::2], np.asfortranarray(base), base[:4]]
+    masks += [base.astype(bool), base[:, :20], base.copy(), base]
+    pol = RandomLegal(seed=2)
+    for i, m in enumerate(masks + masks[::-1]):
+        fresh = RandomLegal(seed=2)
+        fresh.counter = pol.counter
+        assert np.array_equal(pol(m), fresh(m)), i
+    buf = base.copy()
+    pol(buf)
+    buf[:] = 0
+    buf[:, 7] = 1  # the same buffer, rewritten in place
+    assert (pol(buf) == 7).all()
+    buf.shape = (3, 80)  # and reshaped in place
+    buf[:] = 0
+    buf[:, 66] = 1
+    assert (pol(buf) == 66).all()

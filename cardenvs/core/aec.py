@@ -187,7 +187,9 @@ class CardAECEnv(AECEnv):
         self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
         eng = self._engine
         self._action[0] = action
-        eng._step_rows(
+        if eng._step is None:
+            eng._resolve_kernels()
+        eng._step(  # the compiled kernel for the engine's buffers (core.direct)
             eng.state,
             eng._cfg,
             self._action,

@@ -29,6 +29,7 @@ from numba import njit
 from .bitmask import popcount
 from .bytemask import fits, row_bits, select128
 from .cards import format_cards
+from .direct import entry_for
 from .game import GameDef
 from .rng import check_seed, key_from_seed, mix64
 from .seats import check_seats
@@ -94,15 +95,39 @@ class RandomLegal:
         self.key = np.uint64(key_from_seed(check_seed(seed)))
         self.counter = 0
         self._out = None
+        self._seen = None  # (mask, its dtype, shape, strides, writeable) of the last call
+        self._kind = None  # the masks the compiled draw (core.direct) is for, and fits(mask)
+        self._draw = None
+        self._fits = False
 
     def __call__(self, mask: np.ndarray) -> np.ndarray:
-        if mask.ndim != 2:
-            raise ValueError(f"mask must be 2-D (num_envs, num_actions), got shape {mask.shape}")
+        seen = self._seen
+        if not (
+            seen is not None
+            and mask is seen[0]
+            and mask.dtype is seen[1]
+            and mask.shape == seen[2]
+            and mask.strides == seen[3]
+            and mask.flags.writeable == seen[4]
+        ):
+            self._prepare(mask)  # a new mask (an engine passes the same buffer every step)
+        self.counter += 1
+        self._draw(mask, self.key, self.counter, self._out, self._fits)
+        return self._out
+
+    def _prepare(self, mask: np.ndarray) -> None:
+        if not isinstance(mask, np.ndarray) or mask.ndim != 2:
+            shape = getattr(mask, "shape", None)
+            raise ValueError(f"mask must be a 2-D array (num_envs, num_actions), got shape {shape}")
         if self._out is None or self._out.shape[0] != mask.shape[0]:
             self._out = np.empty(mask.shape[0], dtype=np.int64)
-        self.counter += 1
-        random_legal_actions(mask, self.key, self.counter, self._out, fits(mask))
-        return self._out
+        f = mask.flags  # what the compiled draw's type and ``fits`` depend on
+        kind = (mask.dtype, mask.shape[1], f.c_contiguous, f.f_contiguous, f.aligned, f.writeable)
+        if kind != self._kind:
+            self._fits = fits(mask)
+            self._draw = entry_for(random_legal_actions, (mask, self.key, 1, self._out, self._fits))
+            self._kind = kind
+        self._seen = (mask, mask.dtype, mask.shape, mask.strides, mask.flags.writeable)
 
 
 class CardVectorEnv:
@@ -156,6 +181,7 @@ class CardVectorEnv:
         self._seed_arg = seed
         self.seed = None
         self._started = False
+        self._check = self._step = None  # the compiled kernels, looked up on the first step
 
     def __repr__(self) -> str:
         return (
@@ -304,14 +330,18 @@ class CardVectorEnv:
                 f"shape {a.shape} dtype {a.dtype}"
             )
         a = a.astype(np.int64, copy=False)
-        b, kind = check_actions(self._mask, a, self.validate)
+        if not (a.flags.c_contiguous and a.flags.aligned):
+            a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.direct)
+        if self._check is None:
+            self._resolve_kernels()
+        b, kind = self._check(self._mask, a, self.validate)
         if kind == 1:
             raise ValueError(
                 f"row {b}: action {int(a[b])} is outside the action space 0..{self.num_actions - 1}"
             )
         if kind == 2:
             raise ValueError(self._illegal_message(b, int(a[b])))
-        self._step_rows(
+        self._step(
             self.state,
             self._cfg,
             a,
@@ -328,6 +358,17 @@ class CardVectorEnv:
             self._terminated,
             self._truncated,
             {"current_player": self._current},
+        )
+
+    def _resolve_kernels(self) -> None:
+        """Look up the compiled step kernel and action check for this engine's buffers once, so
+        that ``step`` calls them without numba's per-call dispatch (``core.direct``)."""
+        a = np.zeros(self.num_envs, np.int64)  # the type of the actions ``step`` passes
+        self._check = entry_for(check_actions, (self._mask, a, self.validate))
+        self._step = entry_for(
+            self._step_rows,
+            (self.state, self._cfg, a, self.autoreset, self._obs, self._mask)
+            + (self._rewards, self._terminated),
         )
 
     def _illegal_message(self, b: int, a: int) -> str:
