@@ -182,36 +182,28 @@ def _fast_pext() -> bool:
 FAST_PEXT = _fast_pext()
 
 
-@intrinsic
-def _pext64(typingctx, x, m):
-    """BMI2 ``pext`` of two ``uint64`` words (only compiled where ``FAST_PEXT``)."""
-    if not (x == types.uint64 and m == types.uint64):
-        return None
-    sig = types.uint64(x, m)
+def _bmi2(op: str):
+    """An intrinsic ``op(x, m)``: BMI2's ``pext`` or ``pdep`` of two ``uint64`` words (only
+    compiled where ``FAST_PEXT``)."""
 
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [i64, i64])
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
-        return builder.call(fn, args)
+    @intrinsic
+    def bmi2(typingctx, x, m):
+        if not (x == types.uint64 and m == types.uint64):
+            return None
+        sig = types.uint64(x, m)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fnty = ir.FunctionType(i64, [i64, i64])
+            fn = builder.module.declare_intrinsic(f"llvm.x86.bmi.{op}.64", fnty=fnty)
+            return builder.call(fn, args)
+
+        return sig, codegen
+
+    return bmi2
 
 
-@intrinsic
-def _pdep64(typingctx, x, m):
-    """BMI2 ``pdep`` of two ``uint64`` words (only compiled where ``FAST_PEXT``)."""
-    if not (x == types.uint64 and m == types.uint64):
-        return None
-    sig = types.uint64(x, m)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [i64, i64])
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
-        return builder.call(fn, args)
-
-    return sig, codegen
+_pext64, _pdep64 = _bmi2("pext"), _bmi2("pdep")
 
 
 @njit(cache=True, inline="always")
