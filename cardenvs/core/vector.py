@@ -181,7 +181,7 @@ class CardVectorEnv:
         self._seed_arg = seed
         self.seed = None
         self._started = False
-        self._check = self._step = None  # the compiled kernels, looked up on the first step
+        self._check_entry = self._step_entry = None  # compiled kernels, looked up on the first step
 
     def __repr__(self) -> str:
         return (
@@ -332,16 +332,16 @@ class CardVectorEnv:
         a = a.astype(np.int64, copy=False)
         if not (a.flags.c_contiguous and a.flags.aligned):
             a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.direct)
-        if self._check is None:
+        if self._check_entry is None:
             self._resolve_kernels()
-        b, kind = self._check(self._mask, a, self.validate)
+        b, kind = self._check_entry(self._mask, a, self.validate)
         if kind == 1:
             raise ValueError(
                 f"row {b}: action {int(a[b])} is outside the action space 0..{self.num_actions - 1}"
             )
         if kind == 2:
             raise ValueError(self._illegal_message(b, int(a[b])))
-        self._step(
+        self._step_entry(
             self.state,
             self._cfg,
             a,
@@ -364,8 +364,8 @@ class CardVectorEnv:
         """Look up the compiled step kernel and action check for this engine's buffers once, so
         that ``step`` calls them without numba's per-call dispatch (``core.direct``)."""
         a = np.zeros(self.num_envs, np.int64)  # the type of the actions ``step`` passes
-        self._check = entry_for(check_actions, (self._mask, a, self.validate))
-        self._step = entry_for(
+        self._check_entry = entry_for(check_actions, (self._mask, a, self.validate))
+        self._step_entry = entry_for(
             self._step_rows,
             (self.state, self._cfg, a, self.autoreset, self._obs, self._mask)
             + (self._rewards, self._terminated),
