@@ -187,8 +187,6 @@ class CardAECEnv(AECEnv):
         self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
         eng = self._engine
         self._action[0] = action
-        if eng._step_entry is None:
-            eng._resolve_kernels()
         eng._step_entry(  # the compiled kernel for the engine's buffers (core.direct)
             eng.state,
             eng._cfg,

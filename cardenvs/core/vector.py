@@ -181,7 +181,7 @@ class CardVectorEnv:
         self._seed_arg = seed
         self.seed = None
         self._started = False
-        self._check_entry = self._step_entry = None  # compiled kernels, looked up on the first step
+        self._check_entry = self._step_entry = None  # compiled kernels, looked up by reset()
 
     def __repr__(self) -> str:
         return (
@@ -254,6 +254,8 @@ class CardVectorEnv:
         )
         self._rewards[:] = 0
         self._terminated[:] = False
+        if self._step_entry is None:
+            self._resolve_kernels()  # once, before the first step (step needs a reset first)
         self._started = True
         return self._obs, self._mask, {"current_player": self._current}
 
@@ -330,10 +332,9 @@ class CardVectorEnv:
                 f"shape {a.shape} dtype {a.dtype}"
             )
         a = a.astype(np.int64, copy=False)
-        if not (a.flags.c_contiguous and a.flags.aligned):
+        f = a.flags
+        if not (f.c_contiguous and f.aligned):
             a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.direct)
-        if self._check_entry is None:
-            self._resolve_kernels()
         b, kind = self._check_entry(self._mask, a, self.validate)
         if kind == 1:
             raise ValueError(
