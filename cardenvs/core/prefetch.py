@@ -7,9 +7,10 @@ so the fetches overlap the work on the rows before it (the batched step 4-44% fa
 in paired runs on an AMD Zen 5 host, Four Aces most). On an Intel Xeon host with 2 MB of L2 a
 core and a slow shared L3, N = 1024 (1.5-2 MB of observations, with the state and masks beside
 them) already spills out of L2: there, prefetching 4 rows ahead from 512 KiB up made the step at
-N = 1024 1.05-1.14x faster (Four Aces most; 3 alternating process pairs), N = 8192 level to
-1.11x, and N = 64-512 level. Below ``PREFETCH_MIN_BYTES`` the buffer stays in cache and the
-hints would only cost instructions, so none are issued.
+N = 1024 faster in 3 alternating process pairs (Four Aces 1.14-1.23x, Piquet 1.03-1.11x, Esel
+1.02-1.08x), N = 8192 0.98-1.11x (Four Aces 1.11x) and N = 512 0.98-1.08x. Below
+``PREFETCH_MIN_BYTES`` the buffer stays in cache and the hints would only cost instructions, so
+none are issued.
 
 ``STEP_BLOCK``: the batched steps make their three passes (actions, masks, observations) over
 blocks of this many rows rather than over the whole batch, so a block's game states are still in
