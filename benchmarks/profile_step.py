@@ -22,11 +22,17 @@ Timed alone, a phase runs on the same state again and again, so the CPU learns i
 keeps its data in cache; in play it does not. So the observation is also timed **in play**: a
 copy of ``step_rows``'s loop (checked against ``step_rows`` itself, output for output, before it
 is timed) plays on from the mixed state with its observation pass switched off, with it only
-zeroing each row, and whole; the differences are
+zeroing each row, whole, and whole into L1-resident rows; the differences are
 
 - **observe in play**: whole − off, what the observation pass costs a step in real play;
 - **of which rows**: zeroing − off, the part that only brings each row's 1.4-2 KB into the cache
-  and writes it (the floor for any observation of that size); the rest is the computing of it.
+  and writes it (the floor for any observation of that size); the rest is the computing of it;
+- **into L1 rows**: the same observations, computed and stored as in the step, but each written
+  into one of 8 small rows that stay in L1 (never the batch's buffer) − off: the observation's
+  computing and its stores without fetching the batch's rows. observe in play − into L1 rows is
+  what the batch's rows cost on top (their cache misses, as far as the step does not hide them
+  behind other work). "of which rows" times the zeroing alone, which has no other work to hide
+  its misses behind, so it can be larger than that difference.
 
     python -m benchmarks.profile_step [--games piquet-v0 ...] [--n 8192] [--repeats 30]
 
@@ -114,22 +120,28 @@ def _phase_kernels(rules, prep):
     return apply_all, legal_all, observe_all
 
 
-OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE = 0, 1, 2  # the observation pass of _play_kernel
+# the observation pass of _play_kernel
+OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE, OBSERVE_SCRATCH = 0, 1, 2, 3
+SCRATCH_ROWS = 8  # OBSERVE_SCRATCH's rows: 8 x 2 KB stay in L1, and a row is not reused at once
 
 
 def _play_kernel(rules, prep):
     """A copy of ``rules.step_rows``'s loop (the config through ``prep``, as the engine's step
     kernel takes it) whose observation pass is switchable: ``mode``
     OBSERVE_OFF skips it, OBSERVE_ZERO only zeroes each row, OBSERVE_WHOLE writes the
-    observation (then it is ``step_rows``; ``_check_play_kernel`` holds it to that)."""
+    observation (then it is ``step_rows``; ``_check_play_kernel`` holds it to that), and
+    OBSERVE_SCRATCH computes every row's observation as WHOLE does but writes it into one of
+    ``scratch``'s few rows, which stay in L1: the computing and the stores without the batch's
+    rows to fetch."""
     phase, over, current = rules.F_PHASE, rules.PHASE_OVER, rules.F_CURRENT
     key, episode, no_deck = rules.M_KEY, rules.M_EPISODE, rules._NO_DECK
     is_legal, apply_, write_rewards = rules._is_legal, rules._apply, rules._write_rewards
     reset, legal_, observe_ = rules._reset, rules._legal, rules._observe
 
     @njit
-    def play(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode):
+    def play(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode, scratch):
         s, cfg, obs, mask, rewards = borrowed_step(s, cfg, obs, mask, rewards)
+        scratch = borrowed(scratch)
         cfg = prep(cfg)
         n = actions.shape[0]
         for lo in range(0, n, STEP_BLOCK):
@@ -152,6 +164,11 @@ def _play_kernel(rules, prep):
                 legal_(s, b, cfg, mask[b])
             if mode == OBSERVE_OFF:
                 continue
+            if mode == OBSERVE_SCRATCH:
+                for b in range(lo, hi):
+                    c = s.f[b, current]
+                    observe_(s, b, cfg, c if c >= 0 else 0, scratch[b % SCRATCH_ROWS])
+                continue
             for b in range(lo, hi):
                 prefetch_ahead(obs, b)
                 if mode == OBSERVE_ZERO:
@@ -165,6 +182,10 @@ def _play_kernel(rules, prep):
     return play
 
 
+def _scratch(venv) -> np.ndarray:
+    return np.zeros((SCRATCH_ROWS, venv.obs_dim), np.float32)
+
+
 def _check_play_kernel(venv, play, actions) -> None:
     """Raise unless ``play`` with its whole observation writes what ``step_rows`` writes, from
     the same state and actions (the copy of the loop must not drift from the engine's)."""
@@ -172,7 +193,7 @@ def _check_play_kernel(venv, play, actions) -> None:
     for kernel in (venv._step_rows, play):
         s = PackedState(*(a.copy() for a in venv.state))
         buffers = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
-        extra = (OBSERVE_WHOLE,) if kernel is play else ()
+        extra = (OBSERVE_WHOLE, _scratch(venv)) if kernel is play else ()
         kernel(s, venv._cfg, actions, venv.autoreset, *buffers, *extra)
         outs.append([*s, *buffers])
     if not all(np.array_equal(a, b) for a, b in zip(*outs, strict=True)):
@@ -189,19 +210,21 @@ def _in_play_ms(venv, play, policy, repeats: int) -> dict:
     mode the same mix of phases. The mean over ``20 * repeats`` steps per mode."""
     s, cfg = venv.state, venv._cfg
     bufs = (venv._obs, venv._mask, venv._rewards, venv._terminated)
-    modes = (OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE)
+    modes = (OBSERVE_OFF, OBSERVE_ZERO, OBSERVE_WHOLE, OBSERVE_SCRATCH)
+    scratch = _scratch(venv)
     total = dict.fromkeys(modes, 0.0)
     steps = 20 * repeats
     for _ in range(steps):
         for m in modes:
             actions = policy(venv._mask)
             t0 = time.perf_counter()
-            play(s, cfg, actions, venv.autoreset, *bufs, m)
+            play(s, cfg, actions, venv.autoreset, *bufs, m, scratch)
             total[m] += time.perf_counter() - t0
-    off, zero, whole = (total[m] / steps * 1e3 for m in modes)
+    off, zero, whole, in_l1 = (total[m] / steps * 1e3 for m in modes)
     return {
         "observe_in_play": max(0.0, whole - off),
         "observe_rows": max(0.0, zero - off),
+        "observe_in_l1": max(0.0, in_l1 - off),
         "step_in_play": whole,
     }
 
@@ -270,14 +293,14 @@ def markdown(results: dict, n: int) -> str:
     step in play) and the observation's size; ns are per row."""
     rows = [
         f"| id (N = {n}) | step ms | apply | legal | observe | rest | policy "
-        "| observe in play | of which rows | obs floats |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| observe in play | of which rows | into L1 rows | obs floats |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for env_id, r in results.items():
         share = {k: r[k] / r["step"] for k in ("apply", "legal", "observe", "rest", "policy")}
         in_play = [
             f"{r[k] / n * 1e6:.0f} ns ({r[k] / r['step_in_play']:.0%})"
-            for k in ("observe_in_play", "observe_rows")
+            for k in ("observe_in_play", "observe_rows", "observe_in_l1")
         ]
         rows.append(
             f"| {env_id} | {r['step']:.2f} | "

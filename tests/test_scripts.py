@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
+import numpy as np
 import pytest
 
 import cardenvs
 from benchmarks import lockstep, profile_step, scoring, throughput
 from cardenvs import compile as ahead
 from cardenvs import demo
+from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
 
 
@@ -60,6 +63,7 @@ def test_profile_step__splits_a_step_into_its_phases(tmp_path, capsys):
         assert all(r[k] > 0 for k in ("apply", "legal", "observe", "policy", "step"))
         assert r["rest"] >= 0 and r["steps_per_s"] > 0
         assert r["step_in_play"] > 0 and 0 <= r["observe_rows"] and 0 <= r["observe_in_play"]
+        assert r["observe_in_l1"] >= 0
     saved = json.loads((tmp_path / "profile_step.json").read_text())
     assert saved["n"] == 16 and saved["games"]["four_aces-v0"]["obs_dim"] == 507
     assert "| four_aces-v0 |" in capsys.readouterr().out
@@ -76,7 +80,7 @@ def test_profile_step__refuses_a_copy_of_the_step_loop_that_drifted_from_the_eng
     _, mask, _ = venv.reset()
     actions = RandomLegal(0)(mask).copy()
 
-    def faithful(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode):
+    def faithful(s, cfg, actions, autoreset, obs, mask, rewards, terminated, mode, scratch):
         venv.game.step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated)
 
     def drifted(*args):
@@ -86,6 +90,27 @@ def test_profile_step__refuses_a_copy_of_the_step_loop_that_drifted_from_the_eng
     profile_step._check_play_kernel(venv, faithful, actions)
     with pytest.raises(RuntimeError, match="no longer matches"):
         profile_step._check_play_kernel(venv, drifted, actions)
+
+
+def test_profile_step__into_l1_rows_computes_the_observations_the_step_writes():
+    venv = cardenvs.make_vector("banque-v0", num_envs=profile_step.SCRATCH_ROWS, seed=3)
+    _, mask, _ = venv.reset()
+    policy = RandomLegal(3)
+    for _ in range(30):
+        _, mask, *_ = venv.step(policy(mask))
+    rules = importlib.import_module(venv.game.reset_rows.py_func.__module__)
+    play = profile_step._play_kernel(rules, profile_step._config_of(venv, rules))
+    actions = policy(mask).copy()
+    out = {}
+    for mode in (profile_step.OBSERVE_WHOLE, profile_step.OBSERVE_SCRATCH):
+        s = PackedState(*(a.copy() for a in venv.state))
+        bufs = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
+        scratch = np.full((profile_step.SCRATCH_ROWS, venv.obs_dim), np.nan, np.float32)
+        play(s, venv._cfg, actions, venv.autoreset, *bufs, mode, scratch)
+        out[mode] = (s, bufs[0], scratch)
+    (s_whole, obs, _), (s_l1, _, rows) = out.values()
+    assert all(np.array_equal(a, b) for a, b in zip(s_whole, s_l1, strict=True))
+    np.testing.assert_array_equal(rows, obs)  # row b's observation, in scratch row b
 
 
 def test_compile__groups_ids_by_engine_and_readies_them(capsys, tmp_path, monkeypatch):
