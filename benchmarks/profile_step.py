@@ -164,20 +164,18 @@ def _play_kernel(rules, prep):
                 legal_(s, b, cfg, mask[b])
             if mode == OBSERVE_OFF:
                 continue
-            if mode == OBSERVE_SCRATCH:
-                for b in range(lo, hi):
-                    c = s.f[b, current]
-                    observe_(s, b, cfg, c if c >= 0 else 0, scratch[b % SCRATCH_ROWS])
-                continue
             for b in range(lo, hi):
-                prefetch_ahead(obs, b)
-                if mode == OBSERVE_ZERO:
+                if mode == OBSERVE_SCRATCH:
+                    row = scratch[b % SCRATCH_ROWS]
+                else:
+                    prefetch_ahead(obs, b)
                     row = obs[b]
+                if mode == OBSERVE_ZERO:
                     for i in range(row.shape[0]):
                         row[i] = 0.0
                 else:
                     c = s.f[b, current]
-                    observe_(s, b, cfg, c if c >= 0 else 0, obs[b])
+                    observe_(s, b, cfg, c if c >= 0 else 0, row)
 
     return play
 
@@ -186,15 +184,22 @@ def _scratch(venv) -> np.ndarray:
     return np.zeros((SCRATCH_ROWS, venv.obs_dim), np.float32)
 
 
+def run_on_copies(venv, kernel, actions, *extra):
+    """Call ``kernel`` (``step_rows``'s arguments, then ``extra``) on copies of the engine's
+    state and output buffers; returns the state and the buffers ``[obs, mask, rewards,
+    terminated]`` it wrote."""
+    s = PackedState(*(a.copy() for a in venv.state))
+    buffers = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
+    kernel(s, venv._cfg, actions, venv.autoreset, *buffers, *extra)
+    return s, buffers
+
+
 def _check_play_kernel(venv, play, actions) -> None:
     """Raise unless ``play`` with its whole observation writes what ``step_rows`` writes, from
     the same state and actions (the copy of the loop must not drift from the engine's)."""
     outs = []
-    for kernel in (venv._step_rows, play):
-        s = PackedState(*(a.copy() for a in venv.state))
-        buffers = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
-        extra = (OBSERVE_WHOLE, _scratch(venv)) if kernel is play else ()
-        kernel(s, venv._cfg, actions, venv.autoreset, *buffers, *extra)
+    for kernel, extra in ((venv._step_rows, ()), (play, (OBSERVE_WHOLE, _scratch(venv)))):
+        s, buffers = run_on_copies(venv, kernel, actions, *extra)
         outs.append([*s, *buffers])
     if not all(np.array_equal(a, b) for a, b in zip(*outs, strict=True)):
         raise RuntimeError(

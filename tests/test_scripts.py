@@ -12,7 +12,6 @@ import cardenvs
 from benchmarks import lockstep, profile_step, scoring, throughput
 from cardenvs import compile as ahead
 from cardenvs import demo
-from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
 
 
@@ -101,14 +100,11 @@ def test_profile_step__into_l1_rows_computes_the_observations_the_step_writes():
     rules = importlib.import_module(venv.game.reset_rows.py_func.__module__)
     play = profile_step._play_kernel(rules, profile_step._config_of(venv, rules))
     actions = policy(mask).copy()
-    out = {}
-    for mode in (profile_step.OBSERVE_WHOLE, profile_step.OBSERVE_SCRATCH):
-        s = PackedState(*(a.copy() for a in venv.state))
-        bufs = [a.copy() for a in (venv._obs, venv._mask, venv._rewards, venv._terminated)]
-        scratch = np.full((profile_step.SCRATCH_ROWS, venv.obs_dim), np.nan, np.float32)
-        play(s, venv._cfg, actions, venv.autoreset, *bufs, mode, scratch)
-        out[mode] = (s, bufs[0], scratch)
-    (s_whole, obs, _), (s_l1, _, rows) = out.values()
+    rows = np.full((profile_step.SCRATCH_ROWS, venv.obs_dim), np.nan, np.float32)
+    s_whole, (obs, *_) = profile_step.run_on_copies(
+        venv, play, actions, profile_step.OBSERVE_WHOLE, rows.copy()
+    )
+    s_l1, _ = profile_step.run_on_copies(venv, play, actions, profile_step.OBSERVE_SCRATCH, rows)
     assert all(np.array_equal(a, b) for a, b in zip(s_whole, s_l1, strict=True))
     np.testing.assert_array_equal(rows, obs)  # row b's observation, in scratch row b
 
