@@ -19,7 +19,9 @@ def replay_record(record: dict) -> dict:
             f"(available: {list(GAMES)})"
         )
     module, _ = lookup(env_id)
-    env = module.env(illegal_action="raise", **record["config"])
+    # an option added with a changed default: a record without it was played with the old value
+    config = module.GAME.config_cls.RECORD_DEFAULTS | record["config"]
+    env = module.env(illegal_action="raise", **config)
     deals = record["deals"]
     if not deals:
         raise ValueError("record has no deals")

@@ -709,16 +709,112 @@ def test_banque__quad_followup_none():
     assert t.current == 1 and t.phase == "play"
 
 
-def test_banque__four_kings_take_the_bank():
+@pytest.mark.parametrize("follow_up", [True, False])
+def test_banque__four_kings_take_the_bank(follow_up):
     """4.3, A11: four Kings take the bank at once: all but the top King, which stays unowned;
-    no follow-up onto that King."""
-    t = Table(["KS KH KD KC QH", "QD 9C"], bank="AS 10S", owners=[None, 1], num_players=2)
+    then the quad's follow-up onto that King (``four_kings_follow_up=False``: the turn ends)."""
+    t = Table(
+        ["KS KH KD KC QH 6C", "QD 9C"],
+        bank="AS 10S",
+        owners=[None, 1],
+        num_players=2,
+        four_kings_follow_up=follow_up,
+    )
     t.act("quad K top H")
     # AS 12 + 10S 10 + KS KD KC 15 = 37
     assert cards(t.taken(0)) == {"AS", "10S", "KS", "KD", "KC"}
     assert tf(t, "bank_points", 2) == [37, 0]
     assert t.bank() == [("KH", None)]
-    assert t.current == 1 and t.phase == "play"  # QH could beat KH, but the turn is over
+    if follow_up:
+        assert t.current == 0 and t.phase == "follow-up" and t.legal() == {"play QH", "stop"}
+        t.act("play QH")  # the follow-up card is his, on the unowned King
+        assert t.bank() == [("KH", None), ("QH", 0)]
+    assert t.current == 1 and t.phase == "play"  # without it QH could beat KH, but the turn is over
+
+
+def _four_kings_deal(**config):
+    """3 players from a fixed deck, dealer 2: seat 1 (holding the only lower diamond, 7D) moves
+    first and covers the centre JD with JH (same rank); seat 2 beats JH with 9H; seat 0 (KH KD
+    KC QS) cannot beat 9H, draws KS and lays the four Kings with KS on top."""
+    hands = {0: "KH KD KC QS", 1: "JH 7D AS AC", 2: "9H 10S 10C AD"}
+    env, core = start(hands, dealer=2, centre="JD", stock=["KS"], num_players=3, **config)
+    assert seat_of(env) == 1
+    act(env, core, "play JH")
+    assert seat_of(env) == 2
+    act(env, core, "play 9H")
+    assert seat_of(env) == 0 and legal_names(core) == {"draw"}
+    act(env, core, "draw")
+    assert legal_names(core) == {f"quad K top {s}" for s in SUITS} | {"pass"}
+    act(env, core, "quad K top S")
+    # the take: JD 1 + JH 1 + 9H 0 + KH KD KC 15 = 17; KS stays as the unowned base card
+    assert field(core, "bank_points")[:3] == [17, 0, 0]
+    assert bank_of(core) == [("KS", None)]
+    return env, core
+
+
+def test_banque__four_kings_follow_up_from_a_deal():
+    """4.3 (default): after the four Kings' take the player is offered ``play QS`` (QS is below
+    KS) and ``stop``; playing QS goes out 1st, and seat 1 must beat QS."""
+    env, core = _four_kings_deal()
+    assert seat_of(env) == 0 and legal_names(core) == {"play QS", "stop"}
+    act(env, core, "play QS")
+    assert bank_of(core) == [("KS", None), ("QS", 0)]
+    assert hand_of(core, 0) == set() and field(core, "out")[:3] == [1, 0, 0]
+    assert field(core, "bonus")[:3] == [20, 0, 0]  # 1st, by QS: no King extra
+    assert seat_of(env) == 1
+    assert legal_names(core) == {"draw"}  # 7D AS AC: no spade below QS, no Queen: a draw
+    act(env, core, "draw")  # the stock's next card is 6S (the deck's order): a beat of QS
+    assert "play 6S" in legal_names(core)
+
+
+def test_banque__four_kings_follow_up_stop_from_a_deal():
+    """4.3: ``stop`` declines the follow-up: seat 1 must beat the unowned KS, seat 0 keeps QS."""
+    env, core = _four_kings_deal()
+    act(env, core, "stop")
+    assert seat_of(env) == 1 and bank_of(core) == [("KS", None)]
+    assert hand_of(core, 0) == {"QS"}
+    # seat 1 holds 7D AS AC: no spade below KS (AS is above it), no King: a draw
+    assert legal_names(core) == {"draw"}
+
+
+def test_banque__four_kings_no_follow_up_from_a_deal():
+    """``four_kings_follow_up=False`` (the rule before the option): the take ends the turn."""
+    env, core = _four_kings_deal(four_kings_follow_up=False)
+    assert seat_of(env) == 1 and bank_of(core) == [("KS", None)]
+    assert hand_of(core, 0) == {"QS"}
+
+
+def test_banque__record_without_four_kings_follow_up_replays_with_the_old_rule():
+    """A record made before ``four_kings_follow_up`` existed has no such key in its config; it
+    was played with the take ending the turn, and replays that way (``RECORD_DEFAULTS``)."""
+    env, core = _four_kings_deal(four_kings_follow_up=False)
+    act(env, core, "draw")  # seat 1 goes on: the game continues under the old rule
+    record = core.record()
+    del record["config"]["four_kings_follow_up"]
+    assert cardenvs.replay(record)["deals"] == record["deals"]
+    record["config"]["four_kings_follow_up"] = True  # the new rule gives seat 0 a follow-up
+    with pytest.raises(ValueError, match="the replay has seat 0 to act"):
+        cardenvs.replay(record)
+
+
+@pytest.mark.parametrize(
+    "config, legal",
+    [
+        ({}, {"play 9H", "stop"}),  # 9H is below KH; QS is of another suit
+        ({"quad_followup": "mandatory_if_able"}, {"play 9H"}),
+        ({"quad_followup": "none"}, None),  # the quad's follow-up rule governs the Kings' too
+        ({"bank_take": "all"}, None),  # the take leaves no King to beat
+    ],
+)
+def test_banque__four_kings_follow_up_rules(config, legal):
+    """4.3: the follow-up after the four Kings' take is the quad's (``quad_followup``), and needs
+    the King left on top; with none the turn ends at the take."""
+    t = Table(["KS KH KD KC 9H QS", "QD 9C"], bank="AS", owners=[1], num_players=2, **config)
+    t.act("quad K top H")
+    if legal is None:
+        assert t.current == 1 and t.phase == "play"
+    else:
+        assert t.current == 0 and t.phase == "follow-up" and t.legal() == legal
 
 
 def test_banque__four_kings_only_when_going_out():
@@ -1178,11 +1274,15 @@ def test_banque__going_out_bonus(kind, pos, bonus):
     assert tf(t, "bonus")[0] == bonus
 
 
-def test_banque__four_kings_going_out_take_the_bank():
-    """5.3, 4.3: four Kings as the going-out play take the bank (all but the top King)."""
-    t = _bonus_table("kings", 1)
+@pytest.mark.parametrize("follow_up", [True, False])
+def test_banque__four_kings_going_out_take_the_bank(follow_up):
+    """5.3, 4.3: four Kings as the going-out play take the bank (all but the top King); with no
+    card left there is no follow-up under either setting of ``four_kings_follow_up``."""
+    t = _bonus_table("kings", 1, four_kings_follow_up=follow_up)
     # 10C 10 + KS KD KC 15 = 25
     assert tf(t, "bank_points")[0] == 25 and t.bank() == [("KH", None)]
+    assert tf(t, "bonus")[0] == 50  # 1st 20 + King extra 30
+    assert t.current == 1 and t.phase == "play"
 
 
 @pytest.mark.parametrize(

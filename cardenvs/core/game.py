@@ -56,6 +56,10 @@ class GameConfig:
         if "to_array" in cls.__dict__:
             cls.to_array = _memo_array(cls.__dict__["to_array"])
 
+    #: Options whose default changed after records were made: option -> the value a record
+    #: whose config lacks the option was played with (``cardenvs.replay`` applies it).
+    RECORD_DEFAULTS = {}
+
     episode: str = option("game", EPISODES, doc="'game': the whole match; 'deal': one deal")
     reward: str = option("win", REWARDS, doc="'win': +1/-1/0 at the end; 'score': points")
 

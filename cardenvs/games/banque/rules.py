@@ -30,8 +30,9 @@ Rules summary (defaults)
   ``draw_then_move``, ``draw_and_skip`` or ``none``.
 - Going out (4.8, 5.3): a player whose hand is empty finishes (1st, 2nd, 3rd) and scores
   20/10/10, plus 30/20/10 if the last card was a King, plus 30/25/20 if the going-out play was a
-  sequence, plus 75 for a four of a kind that is not Kings. Four Kings take the bank at once; a
-  trump King as the finishing card takes the bank.
+  sequence, plus 75 for a four of a kind that is not Kings. Four Kings take the bank at once
+  (and, still holding cards, the player may follow up onto the King left on top); a trump King
+  as the finishing card takes the bank.
 - The hand ends (4.9) when all players but one are out, or on a deadlock (the stock is empty and
   every player holding cards has failed in turn with no play between). Hand score (5): card
   points of the banks taken + bonuses − penalty (Rule II, default: the card points left in the
@@ -53,7 +54,13 @@ Choices where the spec leaves things open
 - A follow-up (4.3) is one normal beat of the new top card; when that card is an eight it is an
   eight again (a chain). No follow-up is offered when none is possible or the player has gone
   out; ``mandatory_if_able`` removes ``stop`` while a follow-up is possible.
-- Four Kings that take the bank end the turn: no follow-up onto the King left as the base card.
+- Four Kings that take the bank keep the follow-up of any four of a kind (4.3: "one more normal
+  move by the rules, as with eights"; the take does not withdraw it): the take happens first (all
+  but the top King, which stays as an unowned base card), then the player may beat that King
+  with one normal beat (a lower card of its suit or a permitted trump; no card of the same rank
+  is left) or ``stop``, under ``quad_followup`` like any quad; the beat is his card. No follow-up
+  when the take leaves the bank empty (``bank_take="all"``) or the Kings went out.
+  ``four_kings_follow_up=False`` ends the turn at the take instead.
 - The first turn of a hand goes by 3.4; with ``centre_card=False`` the bank starts empty and the
   dealer's left leads any card. On an empty bank (also after ``bank_take="all"``) every card is a
   legal lead and drawing is not needed.
@@ -127,6 +134,7 @@ Spec section 8 → ``Config``
 | ``specials.sequence_order`` | ``sequence_order`` |
 | ``specials.sequence_followup`` | ``sequence_followup`` |
 | ``specials.four_kings_take_bank`` | ``four_kings_take_bank`` |
+| (4.3: the follow-up after the four Kings' take) | ``four_kings_follow_up`` |
 | ``sevens.effect`` | ``seven_effect`` |
 | ``bank.take`` | ``bank_take`` |
 | ``bank.unowned_top_failure`` | ``unowned_top_failure`` |
@@ -186,6 +194,11 @@ Config
 Version history
 ---------------
 - v0: first release.
+- v0 (same id, default play changed): ``four_kings_follow_up`` added, default True: after four
+  Kings take the bank the player is offered the quad's follow-up onto the King left on top, as
+  4.3 grants after any four of a kind (before, the take ended the turn; ``False`` keeps that).
+  A record made before the option (its config has no ``four_kings_follow_up``) replays with the
+  old rule (``Config.RECORD_DEFAULTS``).
 """
 
 from __future__ import annotations
@@ -290,6 +303,9 @@ class Config(GameConfig):
     """Banque rule options: the spec's section 8, one field per setting (see the mapping table
     in the module docstring)."""
 
+    # records made before the four Kings' follow-up (v0's first rule) replay with it off
+    RECORD_DEFAULTS = {"four_kings_follow_up": False}
+
     num_players: int = option(4, low=2, high=4, doc="players (2: 2–4)")
     target_score: int = option(248, low=1, high=5000, doc="a total that ends the match (5.4)")
     win_tie_break: str = option(
@@ -365,6 +381,11 @@ class Config(GameConfig):
     )
     four_kings_take_bank: str = option(
         "always", ("always", "only_when_going_out"), doc="four Kings take the bank (A11)"
+    )
+    four_kings_follow_up: bool = option(
+        True,
+        doc="after four Kings take the bank, the follow-up of a quad onto the King left on top "
+        "(4.3); False: the take ends the turn",
     )
     seven_effect: str = option(
         "control",
@@ -500,10 +521,11 @@ C_OUT_OF_TURN, C_EIGHTS, C_EIGHT_FU, C_QUADS, C_QUAD_FU, C_SEQS, C_SEQ_ORDER, C_
         "sequence_followup",
     )
 )
-C_KINGS, C_SEVEN, C_TAKE_ALL, C_PREV_OWNER, C_FINAL_BANK = (
+C_KINGS, C_KINGS_FU, C_SEVEN, C_TAKE_ALL, C_PREV_OWNER, C_FINAL_BANK = (
     _ci(k)
     for k in (
         "four_kings_take_bank",
+        "four_kings_follow_up",
         "seven_effect",
         "bank_take",
         "unowned_top_failure",
@@ -1239,7 +1261,8 @@ def _after_play(s, b, cfg, seat, kind):
     if _holders(s, b, cfg) <= 1:
         _end_hand(s, b, cfg, 0)
         return
-    if not gone and not kings:
+    # the four Kings' take keeps the quad's follow-up onto the King left on top (4.3)
+    if not gone and (not kings or (cfg[C_KINGS_FU] and s.f[b, F_BANK_N] > 0)):
         mode = FOLLOW_NONE
         if kind == KIND_EIGHT:
             mode = cfg[C_EIGHT_FU]
