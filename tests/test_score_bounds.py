@@ -22,6 +22,7 @@ import pytest
 
 import cardenvs
 from cardenvs.core.state import ARRAYS
+from cardenvs.games.banque import rules as B
 from cardenvs.games.piquet import rules as R
 
 INT16 = np.iinfo(np.int16)
@@ -240,3 +241,83 @@ def test_auction__largest_legal_factors_add_up_exactly(partie, seed):
     assert all(d["doubled"] == 2 for d in record["deals"])  # every deal redoubled
     assert max(record["result"]["totals"]) > 4000  # the scores are large
     check_exact_partie(record, rewards, config["rubicon"])
+
+
+# --- Banque ------------------------------------------------------------------------------------
+BANQUE_TOTAL_CAP = 30_000  # _end_hand stores min(total, 30000)
+
+
+def banque_bounds() -> dict[str, tuple[int, int]]:
+    points = [int(B.POINTS[c % 13]) for c in B.DECK.cards.tolist()]
+    deck_points = sum(points)  # 124
+    zero_cards = sum(p == 0 for p in points)
+    per_card = max(B.PENALTY_PER_CARD)
+    # the penalty of one hand, any mode: its card points, a fixed amount, per card, card
+    # points + per zero-point card, or card points else fixed
+    penalty = max(deck_points, max(B.PENALTY_FIXED), per_card * B.NUM_CARDS)
+    penalty = max(penalty, deck_points + per_card * zero_cards)
+    bonus = sum(high(B.Config, n) for n in B.TRIPLE_FIELDS) + high(B.Config, "finish_quad_non_king")
+    hands = high(B.Config, "max_hands")
+    return {
+        "total": (-hands * penalty, BANQUE_TOTAL_CAP),
+        "last_points": (-penalty, deck_points + bonus),
+        "bank_points": (0, deck_points),
+        "bonus": (0, bonus),
+        "penalty": (0, penalty),
+        "last_bank_points": (0, deck_points),
+        "last_bonus": (0, bonus),
+    }
+
+
+def test_banque__every_score_fits_int16():
+    bounds = banque_bounds()
+    assert {name for name, arr, *_ in B.STATE_FIELDS if arr == "v"} == set(bounds)
+    check_fits("banque", bounds)
+    assert bounds["total"] == (-28160, 30000) and bounds["penalty"] == (0, 220)  # as commented
+    check_fits("banque deal_no", {"deal_no": (0, high(B.Config, "max_hands") - 1)}, INT8)
+
+
+def test_banque__max_hands_beyond_the_int8_hand_counter_is_refused():
+    """The hand counter is an int8: with max_hands 129..200 (allowed before) it wrapped from
+    127 to -128 and the match ran on past max_hands."""
+    with pytest.raises(ValueError, match=r"max_hands.*1\.\.128"):
+        B.Config(max_hands=129)
+
+
+def _banque_play_out(venv, mask, rng, steps=2000):
+    """Random legal actions until every row's match is over; the hand numbers seen."""
+    seen = set()
+    for _ in range(steps):
+        if not mask.any():
+            break
+        legal = mask.astype(bool)
+        _, mask, *_ = venv.step(np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1))
+        seen |= set(B.field(venv.state, "deal_no").tolist())
+    assert not mask.any(), "the matches did not end"
+    return seen
+
+
+def test_banque__the_128th_hand_ends_the_match():
+    """At the largest max_hands the match ends with the 128th hand (hand counter 127); a
+    total far below zero is kept."""
+    venv = cardenvs.make_vector(
+        "banque-v0", 8, seed=3, autoreset=False, validate=False, max_hands=128, target_score=5000
+    )
+    _, mask, _ = venv.reset()
+    B.field(venv.state, "deal_no")[:] = 126
+    B.field(venv.state, "total")[:, 2] = -20_000
+    assert _banque_play_out(venv, mask, np.random.default_rng(0)) == {126, 127}
+    assert (B.field(venv.state, "deal_no") == 127).all()
+    totals = B.field(venv.state, "total")[:, :4]
+    assert (totals[:, 2] < -19_000).all() and (np.abs(totals[:, [0, 1, 3]]) < 2000).all(), totals
+
+
+def test_banque__totals_stop_at_the_cap():
+    """Totals are capped at 30,000 (the kernel's min), so a hand cannot push one past int16."""
+    venv = cardenvs.make_vector("banque-v0", 8, seed=4, autoreset=False, validate=False)
+    _, mask, _ = venv.reset()
+    B.field(venv.state, "total")[:, :2] = BANQUE_TOTAL_CAP - 10
+    _banque_play_out(venv, mask, np.random.default_rng(1))
+    totals = B.field(venv.state, "total")[:, :2]
+    assert (totals <= BANQUE_TOTAL_CAP).all() and (totals > BANQUE_TOTAL_CAP - 1000).all()
+    assert (totals == BANQUE_TOTAL_CAP).any(), totals  # some seat gained and was capped
