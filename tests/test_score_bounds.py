@@ -16,6 +16,7 @@ widening an option range without checking fails here.
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -23,6 +24,9 @@ import pytest
 import cardenvs
 from cardenvs.core.state import ARRAYS
 from cardenvs.games.banque import rules as B
+from cardenvs.games.esel import rules as E
+from cardenvs.games.four_aces import rules as FA
+from cardenvs.games.piquet import multi as M
 from cardenvs.games.piquet import rules as R
 
 INT16 = np.iinfo(np.int16)
@@ -243,6 +247,80 @@ def test_auction__largest_legal_factors_add_up_exactly(partie, seed):
     check_exact_partie(record, rewards, config["rubicon"])
 
 
+# --- Piquet normand and partnership Piquet -------------------------------------------------------
+def multi_bounds() -> dict[str, tuple[int, int]]:
+    bonus = max(M.PIQUE_BONUS, M.REPIQUE_BONUS)  # one per deal (every side's must be unset)
+    # normand: one player of 10 cards (the dealer keeps 10 after his exchange); 10 tricks,
+    # a lead or a capture each + 1 for the last; capot 20
+    normand = (
+        M.CARTE_BLANCHE
+        + declarations_max(M.NORMAND_HAND)
+        + bonus
+        + M.NORMAND_HAND
+        + 1
+        + max(M.CARDS_BONUS, M.NORMAND_CAPOT)
+    )
+    # partnership: a side of two 8-card hands (both may hold carte blanche; each category
+    # goes to one player); a side scores at most 1 a trick (its lead, or the capture of an
+    # opponent's lead) + 1 for the last; capot 40
+    side = (
+        2 * M.CARTE_BLANCHE
+        + declarations_max(M.PARTNERSHIP_HAND)
+        + bonus
+        + M.PARTNERSHIP_HAND
+        + 1
+        + max(M.CARDS_BONUS, M.PARTNERSHIP_CAPOT)
+    )
+    deal = max(normand, side)
+    return {
+        "deal_score": (0, deal),
+        "total": (0, M.MAX_DEALS * deal),  # ties at the target play on, up to MAX_DEALS
+        "last_points": (0, deal),
+        "decl_pts": (0, max(8, 3 * M.NORMAND_HAND, (14 * M.NORMAND_HAND) // 4)),
+    }
+
+
+def test_piquet_multi__every_score_fits_int16():
+    bounds = multi_bounds()
+    assert {name for name, arr, *_ in M.STATE_FIELDS if arr == "v"} == set(bounds)
+    check_fits("piquet multi", bounds)
+    assert bounds["deal_score"][1] == 199 and bounds["total"][1] == 23880  # as commented
+    check_fits("piquet multi deal_no", {"deal_no": (0, M.MAX_DEALS)}, INT8)
+
+
+# --- Esel --------------------------------------------------------------------------------------
+def esel_bounds() -> dict[str, tuple[int, int]]:
+    points = [int(E.POINTS[c % 13]) for c in E.DECK.cards.tolist()]
+    positive = sum(p for p in points if p > 0)  # every card but the sixes taken by one seat
+    negative = sum(p for p in points if p < 0)  # the four sixes (-1 each) and nothing else
+    tricks = E.NUM_CARDS // E.MAX_SEATS  # four-card tricks (one_suit_trick, 4 players)
+    ranks = E.NUM_CARDS // 4  # all four cards of a rank (four_of_a_rank)
+    bonuses = (
+        4 * high(E.Config, "marriage_bonus")  # a king-queen pair per suit
+        + high(E.Config, "queen_jack_bonus")
+        + max(tricks, ranks) * high(E.Config, "four_suit_bonus")
+    )
+    hand = (negative, positive + bonuses)  # reset every hand
+    return {"points": hand, "last_points": hand}
+
+
+def test_esel__every_score_fits_int16():
+    bounds = esel_bounds()
+    assert {name for name, arr, *_ in E.STATE_FIELDS if arr == "v"} == set(bounds)
+    check_fits("esel", bounds)
+    assert bounds["points"] == (-4, 1588)  # as commented
+
+
+def test_esel__counters_fit_int8():
+    hands = high(E.Config, "max_hands")
+    # a bank count moves by at most one a hand; ties at six banks play on
+    check_fits(
+        "esel",
+        {"deal_no": (0, hands - 1), "banks": (0, E.START_BANKS + hands)},
+        INT8,
+    )
+
+
 # --- Banque ------------------------------------------------------------------------------------
 BANQUE_TOTAL_CAP = 30_000  # _end_hand stores min(total, 30000)
 
@@ -321,3 +399,31 @@ def test_banque__totals_stop_at_the_cap():
     totals = B.field(venv.state, "total")[:, :2]
     assert (totals <= BANQUE_TOTAL_CAP).all() and (totals > BANQUE_TOTAL_CAP - 1000).all()
     assert (totals == BANQUE_TOTAL_CAP).any(), totals  # some seat gained and was capped
+
+
+# --- Four Aces ---------------------------------------------------------------------------------
+def four_aces_bounds() -> dict[str, tuple[int, int]]:
+    """A round scores at most 8 natural cards (hidden limit 5 + 3 exposed), pooled or as two
+    hands: rank block at most 2.5 a card (four of a kind 10) and at least -1 a pair
+    (pair_value -1); suit groups at most max(SUIT_VALUE[k] / k) a card and at least -2 a suit
+    a hand; runs at most max(RUN_VALUE[., k] / k) a card and at least -1 a 2-run."""
+    n = FA.MAX_LIMIT + 3
+    suit = max(Fraction(int(FA.SUIT_VALUE[k]), k) for k in range(1, len(FA.SUIT_VALUE)))
+    run = max(Fraction(int(x), k) for t in range(2) for k, x in enumerate(FA.RUN_VALUE[t]) if k)
+    best = int((Fraction(10, 4) + suit + run) * n)
+    worst = -(n // 2) + 2 * 4 * int(FA.SUIT_VALUE.min()) - (n // 2)  # two hands of 4 suits
+    rounds = high(FA.Config, "max_rounds")  # ties may play on to the last round
+    cap = high(FA.Config, "turn_cap_factor") * (FA.NUM_CARDS - 6 * low(FA.Config, "num_players"))
+    return {
+        "total": (rounds * worst, rounds * best),
+        "last_points": (worst, best),
+        "turns": (0, cap),
+    }
+
+
+def test_four_aces__every_score_fits_int16():
+    bounds = four_aces_bounds()
+    assert {name for name, arr, *_ in FA.STATE_FIELDS if arr == "v"} == set(bounds)
+    check_fits("four aces", bounds)
+    assert bounds["last_points"] == (-24, 52) and bounds["turns"] == (0, 720)  # as commented
+    check_fits("four aces deal_no", {"deal_no": (0, high(FA.Config, "max_rounds") - 1)}, INT8)
