@@ -67,6 +67,14 @@ Choices where the spec is silent
   changes.
 - A minus contract counts the declarer's tricks: made when he wins at most 12 − N.
 - The make bonus and the margin are both multiplied by a double or redouble.
+- The multipliers are bounded (the spec: "the price of double and redouble may vary"; its ×2
+  and ×4 are the defaults): ``double_factor`` and ``redouble_factor`` 1..16 (the redouble
+  factor was 1..64), ``auction_make_bonus`` 0..100, so that no legal config can overflow the
+  scores, which the batched state keeps in int16 (at most 32,767). A deal then adds at most
+  (5 × 10 + 100) × 16 = 2,400 for the contract and 169 else to one seat (2,569), a partie of
+  at most 8 deal-equivalents totals at most 20,552 per seat and its Rubicon result at most
+  21,632 (at ×64 a total could reach 78,152, and redoubled games wrapped to negative totals).
+  Bounding keeps the state (and the engine's speed) as it is; the spec's values stay reachable.
 - Rewards: as ``piquet-v0`` (``"score"``: ± the Rubicon result with 150).
 
 Actions ({num_actions}), shared with every two-handed Piquet id
@@ -89,6 +97,8 @@ Version history
 - v0: first release.
 - v0 (same id, default play unchanged): ``declarer_becomes_elder`` added (default False, the
   spec's default); it appears in a record only when True, so earlier records replay unchanged.
+- v0 (same id, default play unchanged): ``redouble_factor`` at most 16 (was 64): larger factors
+  could overflow the int16 scores (see "Choices"); configs of 17..64 are refused.
 """
 
 from __future__ import annotations

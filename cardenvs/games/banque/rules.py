@@ -438,7 +438,12 @@ class Config(GameConfig):
     penalty_fixed: int = option(31, PENALTY_FIXED, doc="the fixed penalty of option 2a")
     penalty_per_card: int = option(3, PENALTY_PER_CARD, doc="points per card of option 2b")
     allow_negative_totals: bool = option(True, doc="totals may go below zero (5.2)")
-    max_hands: int = option(60, low=1, high=200, doc="hands after which the match is decided")
+    max_hands: int = option(
+        60,
+        low=1,
+        high=128,
+        doc="hands after which the match is decided (at most 128: the hand counter is an int8)",
+    )
 
     def __post_init__(self):
         for name in TRIPLE_FIELDS:
@@ -567,6 +572,12 @@ STATE_FIELDS = (
     ("key", "m", 1, "the row's random key"),
     ("episode", "m", 1, "episode index since the last seeding"),
     ("legal", "m", 2, "legal actions of the seat to act (bit a of word a // 64; a cache)"),
+    # v (int16) bounds under the widest legal config (tests/test_score_bounds.py): a hand's
+    # penalty <= 220 (card points 124 + 6 x 16 zero-point cards; per card 6 x 36 = 216), its
+    # bonuses <= 4 x 1,000 = 4,000 (the option bounds), its bank points <= 124. So total
+    # -28,160..30,000: >= -(max_hands 128 x 220), negative totals allowed; <= 30,000, capped
+    # in _end_hand (tie-break hands may go on to max_hands); last_points -220..4,124;
+    # bank_points, last_bank_points <= 124; bonus, last_bonus <= 4,000; penalty <= 220.
     ("total", "v", 4, "match totals per seat"),
     ("last_points", "v", 4, "scores of the last finished hand per seat"),
     ("bank_points", "v", 4, "card points of the banks taken this hand per seat"),
@@ -580,6 +591,7 @@ STATE_FIELDS = (
     ("bank_n", "f", 1, "cards in the bank"),
     ("base_prev", "f", 1, "owner of the base card before it became the base, -1 none"),
     ("stock_pos", "f", 1, "deck index of the next stock card"),
+    # int8: deal_no <= max_hands - 1 = 127
     ("deal_no", "f", 1, "hand number, 0-based"),
     ("dealer", "f", 1, "seat of the dealer"),
     ("current", "f", 1, "seat to act, -1 when the game is over"),

@@ -293,8 +293,11 @@ STATE_FIELDS = (
     ("key", "m", 1, "the row's random key"),
     ("episode", "m", 1, "episode index since the last seeding"),
     ("legal", "m", 1, "the legal cards of the seat to act (written with the mask, a cache)"),
+    # v (int16) bounds under the widest legal config (tests/test_score_bounds.py), per hand:
+    # -4 (the four sixes alone) .. card points 188 (all but the sixes) + 4 marriages x 100 + Q/J
+    # 100 + 9 four-card tricks (or ranks) x 100 = 1,588
     ("points", "v", 4, "points taken this hand per seat (card points and bonuses so far)"),
-    ("last_points", "v", 4, "points of the last finished hand per seat"),
+    ("last_points", "v", 4, "points of the last finished hand per seat"),  # -4..1,588
     ("deck", "f", 36, "this hand's deck order (hands from the dealer's left, then the stock)"),
     ("deal_no", "f", 1, "hand number, 0-based"),
     ("dealer", "f", 1, "seat of the dealer"),
@@ -309,7 +312,7 @@ STATE_FIELDS = (
         "options 3-5: class of each suit (0 ordinary, 1 trump/junior, 2 senior)",
     ),
     ("decl", "f", 4, "declaration per seat: -1 not yet, 0 no, 1 go"),
-    ("banks", "f", 4, "banks per seat"),
+    ("banks", "f", 4, "banks per seat"),  # int8: <= 3 + max_hands 120 (ties at 6 play on)
     ("bank_change", "f", 4, "bank change of the last finished hand per seat"),
     ("stock_pos", "f", 1, "deck index of the next stock card"),
     ("first_leader", "f", 1, "seat that led the first trick of the hand"),

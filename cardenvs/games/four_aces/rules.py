@@ -203,9 +203,13 @@ STATE_FIELDS = (
     ("exposed", "m", 5, "exposed hand per seat"),
     ("key", "m", 1, "the row's random key"),
     ("episode", "m", 1, "episode index since the last seeding"),
-    ("total", "v", 5, "game totals per seat"),
-    ("last_points", "v", 5, "round scores of the last finished round"),
-    ("turns", "v", 1, "turns played this round"),
+    # v (int16) bounds under the widest legal config (tests/test_score_bounds.py): a round
+    # scores at most 8 natural cards: rank block <= 2.5 a card, suit groups <= 6 / 5 a card,
+    # runs <= 14 / 5 a card (52); >= -1 a pair, -2 a suit per scored hand (two per_hand), -1 a
+    # 2-run (-24)
+    ("total", "v", 5, "game totals per seat"),  # max_rounds 120 x (-24..52) = -2,880..6,240
+    ("last_points", "v", 5, "round scores of the last finished round"),  # -24..52
+    ("turns", "v", 1, "turns played this round"),  # <= cap 20 x (54 - 6 x 3) = 720
     ("deck", "f", 54, "this round's deck order (as dealt; see the deck option)"),
     ("pile", "f", 54, "the discard pile, bottom first"),
     ("pile_n", "f", 1, "cards on the discard pile"),

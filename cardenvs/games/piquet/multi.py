@@ -309,10 +309,13 @@ STATE_FIELDS = (
     ("key", "m", 1, "the row's random key (from the seed)"),
     ("episode", "m", 1, "episode index since the last seeding"),
     ("legal", "m", 2, "legal actions of the seat to act (bit a of word a // 64; a cache)"),
-    ("deal_score", "v", 4, "points scored this deal per side"),
-    ("total", "v", 4, "game totals per side"),
-    ("last_points", "v", 4, "per seat: what the last finished deal added to his side"),
-    ("decl_pts", "v", 3, "per category (point, sequence, sets): the winner's points"),
+    # v (int16) bounds (tests/test_score_bounds.py), never negative. A side in one deal:
+    # partnership 2 x carte blanche 10 + one 8-card hand's point 8 + sequences <= 24 + sets
+    # <= 28 + repique 70 + play 8 + 1 + capot 40 = 199 (normand 184)
+    ("deal_score", "v", 4, "points scored this deal per side"),  # <= 199
+    ("total", "v", 4, "game totals per side"),  # <= MAX_DEALS 120 x 199 = 23,880
+    ("last_points", "v", 4, "per seat: what the last finished deal added to his side"),  # <= 199
+    ("decl_pts", "v", 3, "per category (point, sequence, sets): the winner's points"),  # <= 35
     ("deck", "f", 32, "this deal's deck order (hands from the dealer's left, then the talon)"),
     ("deal_no", "f", 1, "current deal, 0-based"),
     ("dealer", "f", 1, "seat of the dealer"),

@@ -351,7 +351,11 @@ class KernelOptions(GameConfig):
         2, low=1, high=16, doc="auction: multiplier of a doubled contract's score (3.2 item 7)"
     )
     redouble_factor: int = option(
-        4, low=1, high=64, doc="auction: multiplier of a redoubled contract's score (item 11)"
+        4,
+        low=1,
+        high=16,
+        doc="auction: multiplier of a redoubled contract's score (item 11; at most 16 so that "
+        "the int16 scores cannot overflow)",
     )
     minus_combinations: str = option(
         "score",
@@ -615,11 +619,23 @@ STATE_FIELDS = (
     ("key", "m", 1, "the row's random key (from the seed)"),
     ("episode", "m", 1, "episode index since the last seeding"),
     ("legal", "m", 2, "legal actions of the seat to act (bit a of word a // 64; a cache)"),
-    ("deal_score", "v", 2, "points scored this deal per seat"),
+    # v (int16: -32,768..32,767) bounds under the widest legal config (tests/test_score_bounds.py
+    # derives them from the Config bounds); no v field is ever negative. One seat in one deal:
+    # carte blanche 10 + point 8 + sequences <= 3 a card (36) + sets <= 3.5 a card (42) + pique
+    # or repique 60 + play <= 21 + cards or capot 40 = 217; Auction Piquet: play 13 and, for the
+    # cards, the contract <= (5 x 10 + make bonus 100) x factor 16 = 2,400, so 2,569 (both seats
+    # together 2,579). A partie is at most 8 deal-equivalents (6 + 2 tie-break deals, or 4 with
+    # two doubled + 2).
+    ("deal_score", "v", 2, "points scored this deal per seat"),  # <= 2,569 (217 but auction)
+    # partie <= 8 x 2,569 = 20,552 (8 x 217 = 1,736 but auction); au cent <= max_deals 100 x 217
+    # = 21,700 (ties at the target play on)
     ("total", "v", 2, "partie totals per seat"),
-    ("last_points", "v", 2, "what the last finished deal added to the totals"),
+    ("last_points", "v", 2, "what the last finished deal added to the totals"),  # <= 2 x 2,569
+    # Rubicon <= both totals + rubicon: 8 x 2,579 + 1,000 = 21,632 (2,848 but auction); au cent:
+    # the difference <= 21,700, doubled only for a loser under double_below <= target, so the
+    # winner had < target one deal earlier: 2 x (1,000 + 217) = 2,434
     ("result_points", "v", 1, "Rubicon result of the finished partie (0 if drawn)"),
-    ("decl_pts", "v", 6, "points per seat (x3) per category (point, sequence, sets)"),
+    ("decl_pts", "v", 6, "points per seat (x3) per category (point, sequence, sets)"),  # <= 42
     ("deck", "f", 32, "this deal's deck order (elder 12, younger 12, talon 8)"),
     ("deal_no", "f", 1, "current deal of the partie, 0-based"),
     ("dealer", "f", 1, "seat of the dealer (younger); elder = 1 - dealer unless ``swapped``"),
