@@ -1,0 +1,155 @@
+"""Adversarial use of the public API (issue 30): config values of NumPy types, config errors that
+name the id and tell a type error from a range error, malformed reset options and ids, the
+single-agent wrapper's action checks, malformed and unusual game records (unfinished games,
+games that ended on an illegal move), Four Aces' ``pair_value`` contract and PettingZoo's
+registry."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cardenvs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def config_cls(env_id):
+    return cardenvs.game_info(env_id).config_cls
+
+
+def numpy_kwargs(cls) -> dict:
+    """Every option of ``cls`` at its default, as a NumPy value (Banque's triples as arrays)."""
+    out = {}
+    for f in dataclasses.fields(cls):
+        d = f.default
+        if isinstance(d, bool):
+            out[f.name] = np.bool_(d)
+        elif isinstance(d, int):
+            out[f.name] = np.int64(d)
+        elif isinstance(d, str):
+            out[f.name] = np.str_(d)
+        elif isinstance(d, tuple):
+            out[f.name] = np.array(d, dtype=np.int64)
+    return out
+
+
+# --- 6. NumPy config values ----------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", cardenvs.GAMES)
+def test_config__numpy_values_are_stored_as_plain_python(env_id):
+    cls = config_cls(env_id)
+    cfg = cls(**numpy_kwargs(cls))
+    assert cfg == cls()
+    for f in dataclasses.fields(cls):
+        value = getattr(cfg, f.name)
+        assert type(value) is type(f.default), f"{f.name}: {type(value)}"
+        if isinstance(value, tuple):
+            assert all(type(x) is int for x in value), f.name
+    json.dumps(cfg.to_dict())  # a record's config must be JSON
+
+
+def test_config__numpy_values_give_a_json_record():
+    env = cardenvs.make(
+        "piquet-v0",
+        episode=np.str_("deal"),
+        rubicon=np.int64(150),
+        allow_sinking=np.bool_(False),
+        partie=np.str_("four_deals"),
+    )
+    env.reset(seed=0)
+    rec = env.unwrapped.record()
+    assert json.loads(json.dumps(rec)) == rec
+    assert rec["config"]["rubicon"] == 150 and type(rec["config"]["rubicon"]) is int
+
+
+def test_config__banque_numpy_common_trumps_and_triples_give_a_json_config():
+    cls = config_cls("banque-v0")
+    cfg = cls(
+        trump_option=np.int64(3),
+        common_trumps=np.str_("H"),
+        finish_bonus=np.array([25, 15, 5]),
+        centre_card=np.bool_(False),
+    )
+    assert cfg.finish_bonus == (25, 15, 5) and type(cfg.common_trumps) is str
+    assert json.loads(json.dumps(cfg.to_dict()))["common_trumps"] == "H"
+
+
+@pytest.mark.parametrize("env_id", cardenvs.GAMES)
+def test_config__one_element_arrays_for_string_options_are_refused(env_id):
+    """Decision: an array is not a string, even with one element; refused, naming the option."""
+    cls = config_cls(env_id)
+    names = [f.name for f in dataclasses.fields(cls) if isinstance(f.default, str)]
+    assert names
+    for name in names:
+        default = next(f.default for f in dataclasses.fields(cls) if f.name == name)
+        with pytest.raises(ValueError, match=f"{env_id}: option {name}"):
+            cls(**{name: np.array([default])})
+
+
+# --- 11. config errors name the id; type errors are not range errors ------------------------------
+@pytest.mark.parametrize(
+    ("env_id", "config", "expected"),
+    [
+        ("piquet-v0", {"rubicon": "100"}, "piquet-v0: option rubicon must be an integer"),
+        ("piquet-v0", {"rubicon": 5000}, "piquet-v0: option rubicon = 5000 is out of range"),
+        ("piquet-v0", {"allow_sinking": "yes"}, "piquet-v0: option allow_sinking must be True"),
+        ("piquet-v0", {"partie": 6}, "piquet-v0: option partie = 6 is not allowed"),
+        (
+            "piquet_normand-v0",
+            {"target": "100"},
+            "piquet_normand-v0: option target must be an integer",
+        ),
+        ("piquet_normand-v0", {"allow_sinking": True}, "piquet_normand-v0: option allow_sinking"),
+        (
+            "piquet_normand-v0",
+            {"rubicon": 100},
+            "unknown config option(s) ['rubicon'] for piquet_normand-v0",
+        ),
+        (
+            "partnership_piquet-v0",
+            {"point_minimum": 1.5},
+            "partnership_piquet-v0: option point_minimum must be an integer",
+        ),
+        (
+            "piquet_au_cent-v0",
+            {"target": 40, "double_below": 50},
+            "piquet_au_cent-v0: option double_below",
+        ),
+        ("auction_piquet-v0", {"allow_sinking": True}, "auction_piquet-v0: option allow_sinking"),
+        ("esel-v0", {"common_trumps": "X"}, "esel-v0: option common_trumps"),
+        ("esel-v0", {"trump_option": 3, "common_trumps": "HS"}, "esel-v0: option common_trumps"),
+        ("banque-v0", {"common_trumps": 5}, "banque-v0: option common_trumps"),
+        ("banque-v0", {"finish_bonus": (1, 2)}, "banque-v0: option finish_bonus"),
+    ],
+)
+def test_config__errors_name_the_env_id(env_id, config, expected):
+    for make in (
+        lambda: cardenvs.make(env_id, **config),
+        lambda: cardenvs.make_vector(env_id, 2, **config),
+    ):
+        with pytest.raises(ValueError) as e:
+            make()
+        assert expected in str(e.value)
+        assert "Config" not in str(e.value)
+
+
+@pytest.mark.parametrize("value", ["100", 100.0, True, None, [100], np.array([100])])
+def test_config__a_non_integer_is_a_type_error_not_out_of_range(value):
+    with pytest.raises(ValueError) as e:
+        cardenvs.make("piquet-v0", rubicon=value)
+    assert "must be an integer" in str(e.value) and "out of range" not in str(e.value)
+    assert "0..1000" in str(e.value)  # and what is allowed
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{0: 20, 1: 10, 2: 10}, {20, 10, 5}, (x for x in (20, 10, 10)), "abc", 20, [20, 10, 10.0]],
+    ids=["dict", "set", "generator", "str", "int", "float"],
+)
+def test_config__banque_finish_bonus_must_be_three_integers(value):
+    with pytest.raises(ValueError, match="banque-v0: option finish_bonus.*three integers"):
+        config_cls("banque-v0")(finish_bonus=value)
