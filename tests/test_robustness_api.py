@@ -124,6 +124,7 @@ def test_config__one_element_arrays_for_string_options_are_refused(env_id):
         ("esel-v0", {"trump_option": 3, "common_trumps": "HS"}, "esel-v0: option common_trumps"),
         ("banque-v0", {"common_trumps": 5}, "banque-v0: option common_trumps"),
         ("banque-v0", {"finish_bonus": (1, 2)}, "banque-v0: option finish_bonus"),
+        ("four_aces-v0", {"pair_value": 0}, "four_aces-v0: option pair_value"),
     ],
 )
 def test_config__errors_name_the_env_id(env_id, config, expected):
@@ -153,3 +154,20 @@ def test_config__a_non_integer_is_a_type_error_not_out_of_range(value):
 def test_config__banque_finish_bonus_must_be_three_integers(value):
     with pytest.raises(ValueError, match="banque-v0: option finish_bonus.*three integers"):
         config_cls("banque-v0")(finish_bonus=value)
+
+
+# --- 12. Four Aces pair_value --------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["pair_value", "run2_value"])
+def test_four_aces__pair_value_docs_and_code_agree(name):
+    """Decision: the two readings only (1 seed, -1 S3); the table and errors say so."""
+    from cardenvs.games.four_aces import rules as R
+
+    row = next(line for line in R.Config.describe().splitlines() if f"`{name}`" in line)
+    assert "| 1, -1 |" in row and "-1..1" not in row
+    assert row in R.__doc__  # the module docstring's config table
+    for bad in (0, 2, True, 1.0):
+        with pytest.raises(ValueError, match=rf"option {name} = .* choose one of \[1, -1\]"):
+            R.Config(**{name: bad})
+    for good in (1, -1, np.int64(-1)):
+        cfg = R.Config(**{name: good})
+        assert cfg.to_array()[R.Config.index(name)] == int(good)  # the kernels get the value
