@@ -156,6 +156,21 @@ def test_config__banque_finish_bonus_must_be_three_integers(value):
         config_cls("banque-v0")(finish_bonus=value)
 
 
+# --- 11. ids --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bad", [["piquet-v0"], ("piquet-v0",), {"piquet-v0": 1}, 3, b"piquet-v0"])
+@pytest.mark.parametrize("call", ["make", "make_vector", "game_info"])
+def test_registry__a_non_string_id_is_a_value_error_listing_the_ids(bad, call):
+    with pytest.raises(ValueError) as e:
+        getattr(cardenvs, call)(bad)
+    assert "piquet-v0" in str(e.value) and "banque-v0" in str(e.value)
+
+
+def test_registry__a_long_unknown_id_is_quoted_cut_short():
+    with pytest.raises(ValueError) as e:
+        cardenvs.make("x" * 1_000_000)
+    assert len(str(e.value)) < 1000 and "piquet-v0" in str(e.value)
+
+
 # --- 12. Four Aces pair_value --------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["pair_value", "run2_value"])
 def test_four_aces__pair_value_docs_and_code_agree(name):
