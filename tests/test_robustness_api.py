@@ -171,6 +171,67 @@ def test_registry__a_long_unknown_id_is_quoted_cut_short():
     assert len(str(e.value)) < 1000 and "piquet-v0" in str(e.value)
 
 
+# --- 11. reset options --------------------------------------------------------------------------
+def piquet_order() -> list[str]:
+    from cardenvs.core.cards import format_cards
+
+    return format_cards(cardenvs.game_info("piquet-v0").deck.cards).split()
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        {"a": 1},
+        {c: i for i, c in enumerate(piquet_order())},
+        7,
+        3.5,
+        set(piquet_order()),
+        (c for c in piquet_order()),
+        np.array(1),
+        [piquet_order(), {"a": 1}, piquet_order()],
+    ],
+    ids=["dict", "dict-of-cards", "int", "float", "set", "generator", "0-d-array", "row-dict"],
+)
+def test_reset__a_deck_of_the_wrong_kind_is_a_value_error(deck):
+    venv = cardenvs.make_vector("piquet-v0", 3, seed=0)
+    with pytest.raises(ValueError, match="deck order") as e:
+        venv.reset(seed=0, options={"deck": deck})
+    assert "list" in str(e.value)  # what is allowed
+    env = cardenvs.make("piquet-v0")
+    with pytest.raises(ValueError, match="deck order"):
+        env.reset(seed=0, options={"deck": deck})
+
+
+def test_reset__deck_check_order_refuses_other_kinds():
+    deck = cardenvs.game_info("piquet-v0").deck
+    for bad in ({c: 1 for c in piquet_order()}, 7, (c for c in piquet_order()), None):
+        with pytest.raises(ValueError, match="deck order must be a string of cards or a list"):
+            deck.check_order(bad)
+    assert deck.check_order(np.array(piquet_order())).size == 32
+
+
+def test_reset__a_list_of_the_wrong_number_of_orders_names_the_row_count():
+    venv = cardenvs.make_vector("piquet-v0", 3, seed=0)
+    with pytest.raises(ValueError, match=r"2 deck orders.*one per row \(3"):
+        venv.reset(seed=0, options={"deck": [piquet_order()] * 2})
+
+
+@pytest.mark.parametrize("dealer", [[0, 1], [0, 1, 1, 0], np.array([0, 1]), (1,) * 5])
+def test_reset__a_dealer_list_of_the_wrong_length_is_a_clear_value_error(dealer):
+    venv = cardenvs.make_vector("piquet-v0", 3, seed=0)
+    with pytest.raises(ValueError) as e:
+        venv.reset(seed=0, options={"dealer": dealer})
+    msg = str(e.value)
+    assert "one per row (3" in msg and "broadcast" not in msg
+
+
+@pytest.mark.parametrize("dealer", [{0: 1}, "0", 1.0, True, [0, "1", 0], [[0], [1], [0]], 2])
+def test_reset__a_dealer_of_the_wrong_kind_is_a_value_error(dealer):
+    venv = cardenvs.make_vector("piquet-v0", 3, seed=0)
+    with pytest.raises(ValueError, match=r"dealer must be a seat in 0..1"):
+        venv.reset(seed=0, options={"dealer": dealer})
+
+
 # --- 12. Four Aces pair_value --------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["pair_value", "run2_value"])
 def test_four_aces__pair_value_docs_and_code_agree(name):
