@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.wrappers import SingleAgentEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -230,6 +231,47 @@ def test_reset__a_dealer_of_the_wrong_kind_is_a_value_error(dealer):
     venv = cardenvs.make_vector("piquet-v0", 3, seed=0)
     with pytest.raises(ValueError, match=r"dealer must be a seat in 0..1"):
         venv.reset(seed=0, options={"dealer": dealer})
+
+
+# --- 10. SingleAgentEnv actions -------------------------------------------------------------------
+@pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
+@pytest.mark.parametrize(
+    "action", [1.5, 2.0, True, np.True_, "3", None, -1, 88, np.int64(88), [0], np.array(0)]
+)
+def test_single_agent__actions_are_checked_like_the_aec_env(action, illegal_action):
+    """Only ints and NumPy integers in the action space; anything else raises ``ValueError``
+    whatever ``illegal_action`` says (as ``CardAECEnv.step``), and the episode goes on."""
+    env = SingleAgentEnv("piquet-v0", illegal_action=illegal_action, episode="deal")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"action must be an integer in 0..87"):
+        env.step(action)
+    legal = np.flatnonzero(env.action_masks())
+    _, r, done, _, info = env.step(np.int64(legal[0]))  # still playable; NumPy ints are fine
+    assert "illegal_move" not in info
+
+
+def test_single_agent__a_masked_out_action_follows_illegal_action():
+    env = SingleAgentEnv("piquet-v0", episode="deal")
+    env.reset(seed=0)
+    masked = int(np.flatnonzero(~env.action_masks())[0])
+    _, r, done, _, info = env.step(np.int64(masked))
+    assert r == -1.0 and done and info["illegal_move"]
+    env = SingleAgentEnv("piquet-v0", illegal_action="raise", episode="deal")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(masked)
+
+
+def test_single_agent__an_opponent_action_is_checked_too():
+    class Floaty:
+        def act(self, observation, action_mask):
+            return float(np.flatnonzero(action_mask)[0])
+
+    env = SingleAgentEnv("piquet-v0", seat=1, opponents=Floaty(), episode="deal")
+    with pytest.raises(ValueError, match="opponent in seat 0: action must be an integer"):
+        env.reset(seed=0)
+        for _ in range(200):  # until the opponent is to act
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
 
 
 # --- 12. Four Aces pair_value --------------------------------------------------------------------
