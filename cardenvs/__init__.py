@@ -51,13 +51,17 @@ def game_info(env_id: str):
 def replay(record: dict) -> dict:
     """Replay a game record (``env.unwrapped.record()``) and check it.
 
-    Every deal's deck, dealer, actions and points and the final result must match.
+    Every deal's deck, dealer, actions and points and the final result must match. A record of
+    an unfinished game has ``result`` None (its last deal has no ``points`` yet) and must still
+    be unfinished after its actions. The replay never renders (a record's config holds only the
+    game's options). The record format: ``cardenvs.records``.
 
     Returns:
         The record produced by the replay (equal to ``record``).
 
     Raises:
-        ValueError: naming the first difference.
+        ValueError: a malformed record (naming the field and what is allowed), or the first
+            difference.
     """
     from .records import replay_record
 

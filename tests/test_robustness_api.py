@@ -6,6 +6,7 @@ registry."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from pathlib import Path
@@ -272,6 +273,202 @@ def test_single_agent__an_opponent_action_is_checked_too():
         env.reset(seed=0)
         for _ in range(200):  # until the opponent is to act
             env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+# --- 8. replay ------------------------------------------------------------------------------------
+def play(env, rng, steps=None, illegal_at=None):
+    """Random legal actions (an illegal one at step ``illegal_at``) until the end or ``steps``."""
+    k = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if steps is not None and k == steps:
+            return
+        mask = obs["action_mask"]
+        if k == illegal_at:
+            env.step(int(np.flatnonzero(mask == 0)[0]))
+        else:
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        k += 1
+        assert agent is not None
+
+
+def record(seed=5, steps=None, illegal_at=None, env_id="piquet-v0", **config):
+    env = cardenvs.make(env_id, **config)
+    env.reset(seed=seed)
+    play(env, np.random.default_rng(seed), steps, illegal_at)
+    return env.unwrapped.record()
+
+
+@pytest.fixture(scope="module")
+def deal_record():
+    return record(episode="deal")
+
+
+@pytest.fixture(scope="module")
+def game_record():
+    rec = record(seed=6)
+    assert len(rec["deals"]) >= 6
+    return rec
+
+
+def test_replay__a_finished_game_must_carry_its_result(deal_record):
+    assert cardenvs.replay(deal_record) == deal_record
+    for bad in (
+        deal_record | {"result": None},
+        {k: v for k, v in deal_record.items() if k != "result"},
+    ):
+        with pytest.raises(ValueError, match="result"):
+            cardenvs.replay(bad)
+
+
+def test_replay__an_unfinished_game_replays_and_must_stay_unfinished(deal_record, game_record):
+    first = len(record(seed=9)["deals"][0]["actions"])
+    rec = record(seed=9, steps=first + 5)  # inside the second deal
+    assert rec["result"] is None and len(rec["deals"]) == 2 and "points" not in rec["deals"][-1]
+    assert cardenvs.replay(rec) == rec
+    assert cardenvs.replay(json.loads(json.dumps(rec))) == rec
+    # a finished game dressed as an unfinished one: the replay ends it
+    bad = copy.deepcopy(deal_record) | {"result": None}
+    del bad["deals"][-1]["points"]
+    with pytest.raises(ValueError, match="deal 0: the replay's deal ended.*unfinished"):
+        cardenvs.replay(bad)
+    # an unfinished game claiming a result
+    bad = copy.deepcopy(rec) | {"result": game_record["result"]}
+    with pytest.raises(ValueError, match="points"):
+        cardenvs.replay(bad)
+
+
+@pytest.mark.parametrize("version", ["0", 0.0, True, None, [0]])
+def test_replay__version_must_be_an_int(deal_record, version):
+    with pytest.raises(ValueError, match="version"):
+        cardenvs.replay(deal_record | {"version": version})
+
+
+@pytest.mark.parametrize(
+    "extra", [{"render_mode": "human"}, {"render_mode": "ansi"}, {"illegal_action": "penalize"}]
+)
+def test_replay__never_renders_and_takes_only_config_options(deal_record, extra, capsys):
+    bad = copy.deepcopy(deal_record)
+    bad["config"].update(extra)
+    with pytest.raises(ValueError, match=f"unknown config option.*{next(iter(extra))}"):
+        cardenvs.replay(bad)
+    assert capsys.readouterr().out == ""
+
+
+def test_replay__long_user_values_are_cut_short_in_messages(deal_record):
+    big = "x" * 50_000_000
+    bads = [
+        deal_record | {"game": big},
+        deal_record | {"version": big},
+        deal_record | {"seed": big},
+        deal_record | {"config": deal_record["config"] | {"partie": big}},
+        deal_record | {"config": deal_record["config"] | {big: 1}},
+    ]
+    deal = copy.deepcopy(deal_record)
+    deal["deals"][0]["actions"][0][1] = big
+    bads.append(deal)
+    deal = copy.deepcopy(deal_record)
+    deal["deals"][0]["deck"][0] = big
+    bads.append(deal)
+    for bad in bads:
+        with pytest.raises(ValueError) as e:
+            cardenvs.replay(bad)
+        assert len(str(e.value)) < 2000
+
+
+WRONG = [
+    None,
+    True,
+    1.5,
+    -1,
+    10**30,
+    "x",
+    "",
+    [],
+    [None],
+    [[1, 2, 3]],
+    {},
+    {"a": 1},
+    ("x",),
+    float("nan"),
+]
+
+
+def mutations(rec):
+    """(label, mutated copy) pairs: every field of the record, its config, its first and last
+    deal, their first elements and the result, replaced by each wrong value or removed."""
+    sites = [((), k) for k in rec]
+    sites += [(("config",), k) for k in ("episode", "rubicon", "partie")]
+    for i in (0, len(rec["deals"]) - 1):
+        sites += [(("deals", i), k) for k in rec["deals"][i]]
+        sites += [(("deals", i, key), 0) for key in ("deck", "actions", "points")]
+        sites += [(("deals", i, "actions", 0), j) for j in (0, 1)]
+    sites += [(("deals",), 0)]
+    sites += [(("result",), k) for k in rec["result"]]
+    for path, key in sites:
+        for value in [*WRONG, "delete"]:
+            if value == "delete" and path == ("config",):
+                continue  # a missing option takes its default: may replay the same game
+            if value is None and key == "seed":
+                continue  # allowed (a drawn seed); the first deal's deck comes with the record
+            bad = copy.deepcopy(rec)
+            node = bad
+            for p in path:
+                node = node[p]
+            if value == "delete":
+                del node[key]
+            else:
+                node[key] = value
+            yield f"{path}[{key!r}] = {value!r}", bad
+
+
+def structural_mutations(rec):
+    """Deals added, removed or cut: the replay runs out of deals or out of actions."""
+    out = []
+    bad = copy.deepcopy(rec)
+    bad["deals"].append(copy.deepcopy(bad["deals"][0]))
+    out.append(("a deal added", bad))
+    bad = copy.deepcopy(rec)
+    del bad["deals"][-1]
+    out.append(("the last deal removed", bad))
+    bad = copy.deepcopy(rec)
+    del bad["deals"][0]["actions"][-3:]
+    out.append(("deal 0 cut short", bad))
+    bad = copy.deepcopy(rec)
+    bad["deals"][0]["actions"].append(bad["deals"][1]["actions"].pop(0))
+    out.append(("an action moved into deal 0", bad))
+    bad = copy.deepcopy(rec)
+    bad["deals"][0]["actions"].append([0, "stop"])
+    out.append(("an action after the end of deal 0", bad))
+    bad = copy.deepcopy(rec)
+    bad["deals"][-1]["actions"].append([0, "stop"])
+    out.append(("an action after the end of the game", bad))
+    bad = copy.deepcopy(rec)
+    bad["deals"] = bad["deals"][:1]
+    out.append(("only the first deal", bad))
+    return out
+
+
+def test_replay__fuzzed_records_raise_only_value_error(deal_record, game_record):
+    """Each field replaced by a value of a wrong type, or removed: ``replay`` raises
+    ``ValueError`` (never ``KeyError``, ``IndexError``, ``TypeError`` ...) and accepts none."""
+    cases = list(mutations(deal_record)) + structural_mutations(game_record)
+    assert len(cases) > 300
+    for label, bad in cases:
+        try:
+            cardenvs.replay(bad)
+        except ValueError:
+            continue
+        except Exception as e:  # noqa: BLE001 - the point of the test
+            raise AssertionError(f"{label}: {type(e).__name__}: {e}") from e
+        raise AssertionError(f"{label}: accepted")
+
+
+def test_replay__other_top_level_keys_are_ignored(deal_record):
+    assert cardenvs.replay(deal_record | {"note": "a comment"})["result"] == deal_record["result"]
 
 
 # --- 12. Four Aces pair_value --------------------------------------------------------------------
