@@ -53,8 +53,10 @@ def replay(record: dict) -> dict:
 
     Every deal's deck, dealer, actions and points and the final result must match. A record of
     an unfinished game has ``result`` None (its last deal has no ``points`` yet) and must still
-    be unfinished after its actions. The replay never renders (a record's config holds only the
-    game's options). The record format: ``cardenvs.records``.
+    be unfinished after its actions; a game that ended on an illegal move has ``result``
+    ``{"illegal_move": seat, "action": id}`` and the replay repeats that move. The replay never
+    renders (a record's config holds only the game's options). The record format:
+    ``cardenvs.records``.
 
     Returns:
         The record produced by the replay (equal to ``record``).

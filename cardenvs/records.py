@@ -10,8 +10,8 @@ A record (``env.unwrapped.record()``) is a dict with
   (int), ``actions`` (list of ``[seat, action name]`` pairs) and ``points`` (list of ints, one
   per seat), plus the game's own extras;
 - ``result``: the game's result dict once the game is over; ``{"illegal_move": seat, "action":
-  action id}`` when it ended on an illegal move (that move is not in ``actions``); ``None``
-  while the game is unfinished.
+  action id}`` when it ended on an illegal move (that move is not in ``actions``; the replay
+  repeats it); ``None`` while the game is unfinished.
 
 A record of an unfinished game (``record()`` called before the end) has ``result`` ``None`` and
 its last deal, the one in progress, has no ``points`` yet; every other deal has them, and so does
@@ -187,6 +187,8 @@ def replay_record(record: dict) -> dict:
                 f"{brief(deal.get('points'))})"
             )
     result = record["result"]
+    if _illegal_ending(result):
+        _repeat_illegal_move(env, core, result)
     out = core.record()
     if not _same(out["result"], result):
         raise ValueError(
@@ -226,3 +228,22 @@ def _compare_deal_start(i: int, got: dict, deal: dict) -> None:
             else f"length (replay {len(mine)} cards, record {len(theirs)})"
         )
         raise ValueError(f"deal {i}: deck differs from the record at {at}")
+
+
+def _repeat_illegal_move(env, core, result: dict) -> None:
+    """Make the illegal move a record ends on, as the original game did (penalised, ending the
+    episode), after checking that it is the move of the seat to act and illegal there."""
+    seat, action = result["illegal_move"], result["action"]
+    where = f"the record ends on an illegal move (seat {seat}, action {action})"
+    if _over(core):
+        raise ValueError(f"{where}, but the replay's game is over before it")
+    current = core.agent_name_mapping[core.agent_selection]
+    if seat != current:
+        raise ValueError(f"{where}, but seat {current} is to act in the replay")
+    n = core.game.num_actions
+    if not 0 <= action < n:
+        raise ValueError(f"{where}, but actions are 0..{n - 1}")
+    if action in core.legal_actions():
+        raise ValueError(f"{where}, but {core.action_name(action)!r} is legal in the replay")
+    core.illegal_action = "penalize"
+    env.step(action)

@@ -471,6 +471,39 @@ def test_replay__other_top_level_keys_are_ignored(deal_record):
     assert cardenvs.replay(deal_record | {"note": "a comment"})["result"] == deal_record["result"]
 
 
+# --- the illegal-move ending ----------------------------------------------------------------------
+@pytest.mark.parametrize(("illegal_at", "config"), [(0, {}), (7, {"episode": "deal"}), (75, {})])
+def test_replay__a_game_that_ended_on_an_illegal_move_replays(illegal_at, config):
+    rec = record(seed=11, illegal_at=illegal_at, **config)
+    assert set(rec["result"]) == {"illegal_move", "action"}
+    assert cardenvs.replay(rec) == rec
+    assert cardenvs.replay(json.loads(json.dumps(rec))) == rec
+    # the illegal move must be the seat to act's, illegal there, in the action space
+    seat, action = rec["result"]["illegal_move"], rec["result"]["action"]
+    bad = copy.deepcopy(rec)
+    bad["result"]["illegal_move"] = 1 - seat
+    with pytest.raises(ValueError, match="illegal move.*to act"):
+        cardenvs.replay(bad)
+    env = cardenvs.make("piquet-v0", **config)  # the same game, to find a legal action there
+    env.reset(seed=11)
+    bad = copy.deepcopy(rec)
+    core = env.unwrapped
+    for deal in rec["deals"]:
+        for _, name in deal["actions"]:
+            env.step(core.action_id(name))
+    legal = core.legal_actions()
+    assert action not in legal
+    bad["result"]["action"] = legal[0]
+    with pytest.raises(ValueError, match="is legal in the replay"):
+        cardenvs.replay(bad)
+    bad["result"]["action"] = 88
+    with pytest.raises(ValueError, match=r"0..87"):
+        cardenvs.replay(bad)
+    bad["result"] = {"illegal_move": seat, "action": "look"}
+    with pytest.raises(ValueError, match="illegal move"):
+        cardenvs.replay(bad)
+
+
 # --- 12. Four Aces pair_value --------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["pair_value", "run2_value"])
 def test_four_aces__pair_value_docs_and_code_agree(name):
