@@ -4,6 +4,11 @@
 **config)`` a batched engine on the same numba kernels; ``GAMES`` lists the ids;
 ``replay(record)`` replays and checks a game record; ``game_info(id)`` describes a game's
 actions and observation blocks; ``cardenvs.wrappers.SingleAgentEnv`` is a one-seat Gymnasium view.
+
+Importing cardenvs registers every id with PettingZoo as ``cardenvs/<id>``, so
+``pettingzoo.make("aec", "cardenvs/piquet-v0")`` works after ``import cardenvs``, not before: the
+installed PettingZoo's registry (1.27) loads no entry points, so it cannot find the ids of a
+package nobody imported.
 """
 
 from __future__ import annotations

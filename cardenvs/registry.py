@@ -40,7 +40,8 @@ def lookup(env_id: str) -> tuple[ModuleType, dict]:
 
 
 def register_pettingzoo() -> None:
-    """Register ``cardenvs/<id>`` for ``pettingzoo.make("aec", ...)``."""
+    """Register ``cardenvs/<id>`` for ``pettingzoo.make("aec", ...)`` (called when ``cardenvs``
+    is imported; PettingZoo's registry has no entry points that could do it without the import)."""
     try:
         from pettingzoo import register
     except ImportError:  # older PettingZoo without a registry

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -519,3 +521,31 @@ def test_four_aces__pair_value_docs_and_code_agree(name):
     for good in (1, -1, np.int64(-1)):
         cfg = R.Config(**{name: good})
         assert cfg.to_array()[R.Config.index(name)] == int(good)  # the kernels get the value
+
+
+# --- PettingZoo registration ---------------------------------------------------------------------
+def test_pettingzoo__make_needs_import_cardenvs_and_the_docs_say_so():
+    """The installed PettingZoo's registry has no entry points: ``pettingzoo.make`` finds the
+    ids once ``cardenvs`` is imported, and not before. README and ``cardenvs.__doc__`` say so."""
+    code = (
+        "import pettingzoo\n"
+        "try:\n"
+        "    pettingzoo.make('aec', 'cardenvs/piquet-v0')\n"
+        "except Exception as e:\n"
+        "    print('before:', type(e).__name__)\n"
+        "import cardenvs\n"
+        "env = pettingzoo.make('aec', 'cardenvs/piquet-v0', episode='deal')\n"
+        "print('after:', type(env).__name__, env.unwrapped.config.episode)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("before: ") and "NotFound" in lines[0]
+    assert lines[1] == "after: PiquetEnv deal"
+    readme = (ROOT / "README.md").read_text()
+    comment = next(line for line in readme.splitlines() if 'pettingzoo.make("aec"' in line)
+    assert "import cardenvs" in comment
+    assert 'pettingzoo.make("aec", "cardenvs/piquet-v0")' in cardenvs.__doc__
+    assert "import cardenvs" in cardenvs.__doc__
