@@ -4,6 +4,11 @@
 **config)`` a batched engine on the same numba kernels; ``GAMES`` lists the ids;
 ``replay(record)`` replays and checks a game record; ``game_info(id)`` describes a game's
 actions and observation blocks; ``cardenvs.wrappers.SingleAgentEnv`` is a one-seat Gymnasium view.
+
+Importing cardenvs registers every id with PettingZoo as ``cardenvs/<id>``, so
+``pettingzoo.make("aec", "cardenvs/piquet-v0")`` works after ``import cardenvs``, not before: the
+installed PettingZoo's registry (1.27) loads no entry points, so it cannot find the ids of a
+package nobody imported.
 """
 
 from __future__ import annotations
@@ -51,13 +56,19 @@ def game_info(env_id: str):
 def replay(record: dict) -> dict:
     """Replay a game record (``env.unwrapped.record()``) and check it.
 
-    Every deal's deck, dealer, actions and points and the final result must match.
+    Every deal's deck, dealer, actions and points and the final result must match. A record of
+    an unfinished game has ``result`` None (its last deal has no ``points`` yet) and must still
+    be unfinished after its actions; a game that ended on an illegal move has ``result``
+    ``{"illegal_move": seat, "action": id}`` and the replay repeats that move. The replay never
+    renders (a record's config holds only the game's options). The record format:
+    ``cardenvs.records``.
 
     Returns:
         The record produced by the replay (equal to ``record``).
 
     Raises:
-        ValueError: naming the first difference.
+        ValueError: a malformed record (naming the field and what is allowed), or the first
+            difference.
     """
     from .records import replay_record
 

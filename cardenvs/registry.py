@@ -6,6 +6,8 @@ import importlib
 import warnings
 from types import ModuleType
 
+from .core.messages import brief
+
 #: id -> (module, config defaults of the id). Variants of a game share its module.
 REGISTRY: dict[str, tuple[str, dict]] = {
     "piquet-v0": ("cardenvs.games.piquet", {}),
@@ -23,16 +25,23 @@ NAMESPACE = "cardenvs"
 
 
 def lookup(env_id: str) -> tuple[ModuleType, dict]:
-    """The game module and default config of ``env_id``."""
-    key = env_id.removeprefix(f"{NAMESPACE}/") if isinstance(env_id, str) else env_id
+    """The game module and default config of ``env_id`` (``"piquet-v0"`` or
+    ``"cardenvs/piquet-v0"``); a ``ValueError`` listing the ids for anything else."""
+    if not isinstance(env_id, str):
+        raise ValueError(
+            f"environment id must be a string, got {brief(env_id)} ({type(env_id).__name__}); "
+            f"available: {list(GAMES)}"
+        )
+    key = env_id.removeprefix(f"{NAMESPACE}/")
     if key not in REGISTRY:
-        raise ValueError(f"unknown environment id {env_id!r}; available: {list(GAMES)}")
+        raise ValueError(f"unknown environment id {brief(env_id)}; available: {list(GAMES)}")
     module, defaults = REGISTRY[key]
     return importlib.import_module(module), dict(defaults)
 
 
 def register_pettingzoo() -> None:
-    """Register ``cardenvs/<id>`` for ``pettingzoo.make("aec", ...)``."""
+    """Register ``cardenvs/<id>`` for ``pettingzoo.make("aec", ...)`` (called when ``cardenvs``
+    is imported; PettingZoo's registry has no entry points that could do it without the import)."""
     try:
         from pettingzoo import register
     except ImportError:  # older PettingZoo without a registry

@@ -9,8 +9,10 @@ vectors, the info dict carries ``"action_mask"``, and ``action_masks()`` answers
 step that ends the episode.
 
 ``seat="rotate"`` gives the learner seat ``episode % num_seats``, so it plays every seat equally.
-An illegal learner action follows the PettingZoo classic convention of the AEC env: the episode
-ends and the learner gets -1 (``illegal_action="raise"`` raises ``ValueError`` instead).
+Actions are checked as the AEC env checks them: an int or NumPy integer (never a bool, float or
+string) in the action space, else ``ValueError``. A masked-out learner action follows the
+PettingZoo classic convention of the AEC env: the episode ends and the learner gets -1
+(``illegal_action="raise"`` raises ``ValueError`` instead).
 Runs on the batched engine with one row (the same kernels as ``cardenvs.make``).
 """
 
@@ -21,6 +23,7 @@ import time
 import gymnasium
 import numpy as np
 
+from .core.messages import brief
 from .registry import lookup
 
 
@@ -109,12 +112,12 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
+        a = _check_action(action, self.action_space.n, "action")
         mask = self._engine.action_mask[0]
-        a = int(action)
-        if not (0 <= a < self.action_space.n) or not mask[a]:
+        if not mask[a]:
             if self.illegal_action == "raise":
                 legal = [self._engine.game.action_names[i] for i in np.flatnonzero(mask)]
-                raise ValueError(f"action {action!r} is not legal now; legal: {legal}")
+                raise ValueError(f"action {a} is not legal now; legal: {legal}")
             self._done = True
             return self._observe(), -1.0, True, False, self._info(illegal=True)
         reward = self._apply(a)
@@ -151,7 +154,8 @@ class SingleAgentEnv(gymnasium.Env):
                 legal = np.flatnonzero(mask)
                 a = int(legal[self._rng.integers(legal.size)])
             else:
-                a = int(agent.act(self._engine.observe(cur)[0], mask.copy()))
+                a = agent.act(self._engine.observe(cur)[0], mask.copy())
+                a = _check_action(a, mask.size, f"opponent in seat {cur}: action")
                 if not mask[a]:
                     raise ValueError(f"opponent in seat {cur} chose illegal action {a}")
             r = self._apply(a)
@@ -167,6 +171,18 @@ class SingleAgentEnv(gymnasium.Env):
         if illegal:
             info["illegal_move"] = True
         return info
+
+
+def _check_action(action, n: int, what: str) -> int:
+    """``action`` as an int, if it is an integer (Python or NumPy, not a bool) in ``0..n-1``;
+    else a ``ValueError`` (as ``CardAECEnv.step``: no coercion of floats, bools or strings)."""
+    if (
+        isinstance(action, (bool, np.bool_))
+        or not isinstance(action, (int, np.integer))
+        or not 0 <= action < n
+    ):
+        raise ValueError(f"{what} must be an integer in 0..{n - 1}, got {brief(action)}")
+    return int(action)
 
 
 _SB3_CLASS = None

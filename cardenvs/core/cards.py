@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .messages import brief
+
 NUM_SUITS = 4
 NUM_RANKS = 13
 NUM_CARDS = 54
@@ -66,7 +68,7 @@ def parse_card(text: str) -> int:
         ValueError: naming the string and the accepted form.
     """
     if not isinstance(text, str):
-        raise ValueError(f"card must be a string like 'AS' or '10H', got {text!r}")
+        raise ValueError(f"card must be a string like 'AS' or '10H', got {brief(text)}")
     t = text.strip().upper()
     if t in ("JK", "JK1"):
         return JOKER_1
@@ -75,7 +77,7 @@ def parse_card(text: str) -> int:
     if len(t) >= 2 and t[:-1] in RANK_INDEX and t[-1] in SUIT_INDEX:
         return make_card(RANK_INDEX[t[:-1]], SUIT_INDEX[t[-1]])
     raise ValueError(
-        f"unknown card {text!r}: a card is a rank (2-10, J, Q, K, A; T for ten) followed by a "
+        f"unknown card {brief(text)}: a card is a rank (2-10, J, Q, K, A; T for ten) followed by a "
         "suit (S, H, D, C), e.g. 'AS', '10H', 'QD', or 'JK' for a joker"
     )
 
@@ -133,15 +135,28 @@ class Deck:
             )
         return c
 
-    def check_order(self, cards: str | Iterable[str | int]) -> np.ndarray:
+    def check_order(self, cards: str | Sequence[str | int] | np.ndarray) -> np.ndarray:
         """Validate a full deck order: every card of this deck exactly once.
+
+        Args:
+            cards: a string of space-separated cards, or a list, tuple or 1-D array of card
+                strings or ids.
 
         Returns:
             The card ids as an ``int8`` array, in the given order.
 
         Raises:
-            ValueError: wrong length, unknown strings, foreign cards or duplicates.
+            ValueError: another kind of value (a dict, a set, an int, a generator ...), wrong
+                length, unknown strings, foreign cards or duplicates.
         """
+        if not (
+            isinstance(cards, (str, list, tuple))
+            or (isinstance(cards, np.ndarray) and cards.ndim == 1)
+        ):
+            raise ValueError(
+                f"a deck order must be a string of cards or a list of card strings or ids, "
+                f"got {brief(cards)} ({type(cards).__name__})"
+            )
         ids = parse_cards(cards)
         if ids.count(JOKER_1) == 2 and JOKER_2 not in ids:
             # the two jokers are alike: "JK" twice names both

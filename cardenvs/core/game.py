@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .messages import brief
+
 EPISODES = ("game", "deal")
 REWARDS = ("win", "score")
 
@@ -42,6 +44,52 @@ def _memo_array(fn):
     return to_array
 
 
+def _same_kind(value, choice) -> bool:
+    """``value`` is of the kind of ``choice``: a string (``np.str_`` too) for a string, an
+    integer (numpy ones too, never a bool) for an integer."""
+    if isinstance(choice, str):
+        return isinstance(value, str)
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return type(value) is type(choice)
+
+
+def _checked(label: str, f: dataclasses.Field, value):
+    """``value`` of config field ``f`` as a plain Python value (``bool``, ``int``, ``str``, the
+    choice itself), or a ``ValueError`` naming the id, the option and what is allowed. Fields of
+    other kinds (Banque's triples) come back unchanged: their class checks them."""
+    meta = f.metadata
+    where = f"{label}: option {f.name}"
+    if isinstance(f.default, bool):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{where} must be True or False, got {brief(value)}")
+        return bool(value)
+    choices = meta.get("choices")
+    if choices is not None:
+        for choice in choices:
+            if _same_kind(value, choice) and value == choice:
+                return choice
+        raise ValueError(f"{where} = {brief(value)} is not allowed; choose one of {list(choices)}")
+    if isinstance(f.default, int):
+        lo, hi = meta.get("low"), meta.get("high")
+        allowed = f"an integer in {lo}..{hi}"
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise ValueError(
+                f"{where} must be an integer, got {brief(value)} ({type(value).__name__}); "
+                f"allowed: {allowed}"
+            )
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise ValueError(f"{where} = {int(value)} is out of range; allowed: {allowed}")
+        return int(value)
+    if isinstance(f.default, str):
+        if not isinstance(value, str):
+            raise ValueError(
+                f"{where} must be a string, got {brief(value)} ({type(value).__name__})"
+            )
+        return str(value)
+    return value
+
+
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
     """Base of every game's ``Config``: validation and the int encoding used by kernels.
@@ -49,6 +97,12 @@ class GameConfig:
     Fields hold strings (from a fixed list of choices), bools or bounded ints. ``to_array()``
     encodes them, in field order, as ``int64``: a choice as its index, a bool as 0/1, an int as
     itself.
+
+    Validation stores every value as a plain Python value: NumPy scalars (``np.int64``,
+    ``np.bool_``, ``np.str_``) are accepted and converted, so ``to_dict()`` is JSON-able; arrays
+    (a one-element array too) are refused, as is a bool or float for an integer option. Errors
+    name the environment id (``"piquet-v0: option rubicon = ..."``) and what is allowed; the
+    id is the class's ``ENV_ID``, set by the ``GameDef`` that uses the class.
     """
 
     def __init_subclass__(cls, **kwargs):
@@ -64,28 +118,22 @@ class GameConfig:
     reward: str = option("win", REWARDS, doc="'win': +1/-1/0 at the end; 'score': points")
 
     def __post_init__(self):
+        label = self.env_label()
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            meta = f.metadata
-            if isinstance(f.default, bool):
-                if not isinstance(value, (bool, np.bool_)):
-                    raise ValueError(
-                        f"{type(self).__name__}.{f.name} must be True or False, got {value!r}"
-                    )
-            elif meta.get("choices") is not None:
-                if value not in meta["choices"]:
-                    raise ValueError(
-                        f"{type(self).__name__}.{f.name} = {value!r} is not allowed; "
-                        f"choose one of {list(meta['choices'])}"
-                    )
-            elif isinstance(f.default, int):
-                ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-                lo, hi = meta.get("low"), meta.get("high")
-                if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
-                    raise ValueError(
-                        f"{type(self).__name__}.{f.name} = {value!r} is out of range; "
-                        f"allowed: an integer in {lo}..{hi}"
-                    )
+            # plain Python values (``np.int64`` -> int, ``np.str_`` -> str, ...), so that a
+            # config, and the record it goes into, is JSON-able
+            object.__setattr__(self, f.name, _checked(label, f, getattr(self, f.name)))
+
+    @classmethod
+    def env_label(cls) -> str:
+        """The environment id this config class belongs to (``GameDef`` sets ``ENV_ID`` on its
+        ``config_cls``), named in every config error; the class name for a class no id uses."""
+        return cls.__dict__.get("ENV_ID") or cls.__name__
+
+    @classmethod
+    def error(cls, name: str, text: str) -> ValueError:
+        """A config error about option ``name``: ``"<env id>: option <name> <text>"``."""
+        return ValueError(f"{cls.env_label()}: option {name} {text}")
 
     @classmethod
     def from_kwargs(cls, **kwargs):
@@ -94,7 +142,8 @@ class GameConfig:
         unknown = sorted(set(kwargs) - set(names))
         if unknown:
             raise ValueError(
-                f"unknown config option(s) {unknown} for {cls.__name__}; known options: {names}"
+                f"unknown config option(s) {brief(unknown)} for {cls.env_label()}; "
+                f"known options: {names}"
             )
         return cls(**kwargs)
 
@@ -254,6 +303,11 @@ class GameDef:
     # (config vector) -> the step kernel compiled for it (``StepKernels``: one per seat count);
     # None: ``step_rows`` for every config
     step_for: Callable[[np.ndarray], Callable] | None = None
+
+    def __post_init__(self):
+        # the config class learns the id it configures, for its error messages (one id per
+        # config class: every id has its own ``Config``)
+        self.config_cls.ENV_ID = self.env_id
 
     def step_kernel(self, cfg: np.ndarray) -> Callable:
         """The ``step_rows`` kernel to call with config vector ``cfg``: the one compiled for its

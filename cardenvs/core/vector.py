@@ -286,39 +286,73 @@ class CardVectorEnv:
         self._terminated[r] = False
 
     def _parse_options(self, options):
+        from .messages import brief
+
         n, d = self.num_envs, self.game.deck.size
         decks = np.full((n, d), -1, np.int8)
         dealers = np.full(n, -1, np.int8)
         if options is None:
             return decks, dealers
         if not isinstance(options, dict):
-            raise ValueError(f"options must be a dict with keys 'deck', 'dealer', got {options!r}")
-        unknown = set(options) - {"deck", "dealer"}
+            raise ValueError(
+                f"options must be a dict with keys 'deck', 'dealer', got {brief(options)}"
+            )
+        unknown = sorted(set(options) - {"deck", "dealer"}, key=repr)
         if unknown:
-            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; allowed: deck, dealer")
+            raise ValueError(f"unknown reset option(s) {brief(unknown)}; allowed: deck, dealer")
         deck = options.get("deck")
         if deck is not None:
-            rows = (
-                deck
-                if (
-                    not isinstance(deck, str)
-                    and len(deck) == n
-                    and not isinstance(deck[0], (str, int, np.integer))
+            if not (
+                isinstance(deck, (str, list, tuple))
+                or (isinstance(deck, np.ndarray) and deck.ndim > 0)
+            ):
+                raise ValueError(
+                    f"options['deck'] must be a deck order (a string of cards or a list of "
+                    f"card strings or ids) or a list of {n} such orders, one per row; got "
+                    f"{brief(deck)} ({type(deck).__name__})"
                 )
-                else [deck] * n
+            # one order per row: a list of orders (a string of cards too) rather than of cards
+            per_row = (
+                not isinstance(deck, str)
+                and len(deck) > 0
+                and (
+                    isinstance(deck[0], (list, tuple, np.ndarray))
+                    or (isinstance(deck[0], str) and " " in deck[0].strip())
+                )
             )
-            for b, order in enumerate(rows):
+            if per_row and len(deck) != n:
+                raise ValueError(
+                    f"options['deck'] lists {len(deck)} deck orders; give one order for every "
+                    f"row or one per row ({n} of them)"
+                )
+            for b, order in enumerate(deck if per_row else [deck] * n):
                 try:
                     decks[b] = self.game.deck.check_order(order)
                 except ValueError as e:
-                    raise ValueError(f"options['deck']: {e}") from None
+                    where = f"options['deck'][{b}]" if per_row else "options['deck']"
+                    raise ValueError(f"{where}: {e}") from None
         dealer = options.get("dealer")
         if dealer is not None:
-            vals = np.broadcast_to(np.asarray(dealer), (n,))
-            for v in vals.tolist():
-                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < self.num_seats:
-                    raise ValueError(f"dealer must be a seat in 0..{self.num_seats - 1}, got {v!r}")
-            dealers[:] = vals
+            p = self.num_seats
+            if isinstance(dealer, (list, tuple)) or (
+                isinstance(dealer, np.ndarray) and dealer.ndim > 0
+            ):
+                vals = list(dealer)
+                if len(vals) != n:
+                    raise ValueError(
+                        f"options['dealer'] must be one seat (an int in 0..{p - 1}) or one per "
+                        f"row ({n} of them); got {len(vals)} values"
+                    )
+            else:
+                vals = [dealer.item() if isinstance(dealer, np.ndarray) else dealer] * n
+            for v in vals:
+                if (
+                    isinstance(v, (bool, np.bool_))
+                    or not isinstance(v, (int, np.integer))
+                    or not 0 <= v < p
+                ):
+                    raise ValueError(f"dealer must be a seat in 0..{p - 1}, got {brief(v)}")
+            dealers[:] = [int(v) for v in vals]
         return decks, dealers
 
     def step(self, actions):

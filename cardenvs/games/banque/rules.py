@@ -215,6 +215,7 @@ from ...core.bitmask import action_in, bit, clear, dense_suits, lowest, popcount
 from ...core.borrow import borrowed_step, fixed_config
 from ...core.cards import SUITS, Deck, format_card, format_cards, make_card
 from ...core.game import GameConfig, ObsField, StepKernels, layout_offsets, layout_table, option
+from ...core.messages import brief
 from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
 
@@ -285,15 +286,13 @@ PENALTY_PER_CARD = (3, 6)
 TRIPLE_FIELDS = ("finish_bonus", "finish_king_extra", "finish_sequence_extra")
 
 
-def _check_common(value: str) -> None:
-    if value != "random" and (
-        not isinstance(value, str)
-        or not value
-        or any(c not in SUITS for c in value)
-        or len(set(value)) != len(value)
+def _check_common(value: str, where: str = "common_trumps") -> None:
+    if not isinstance(value, str) or (
+        value != "random"
+        and (not value or any(c not in SUITS for c in value) or len(set(value)) != len(value))
     ):
         raise ValueError(
-            f"Config.common_trumps = {value!r} is not allowed; use 'random' or "
+            f"{where} = {brief(value)} is not allowed; use 'random' or "
             "distinct suit letters from 'SHDC' (one for option 3, two for option 4)"
         )
 
@@ -449,30 +448,35 @@ class Config(GameConfig):
         for name in TRIPLE_FIELDS:
             value = getattr(self, name)
             if (
-                isinstance(value, (str, bytes))
-                or not hasattr(value, "__len__")
+                not isinstance(value, (tuple, list, np.ndarray))  # not a dict, set, str, ...
                 or len(value) != 3
                 or not all(
                     isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x <= 1000
                     for x in value
                 )
             ):
-                raise ValueError(
-                    f"Config.{name} = {value!r} is not allowed; give three integers in "
-                    "0..1000 (1st, 2nd, 3rd finisher)"
+                raise self.error(
+                    name,
+                    f"= {brief(value)} is not allowed; give three integers in 0..1000 "
+                    "(1st, 2nd, 3rd finisher) as a tuple or list",
                 )
             object.__setattr__(self, name, tuple(int(x) for x in value))
         super().__post_init__()
-        _check_common(self.common_trumps)
+        _check_common(self.common_trumps, f"{self.env_label()}: option common_trumps")
         if self.common_trumps != "random" and self.trump_option in (3, 4):
             need = self.trump_option - 2
             if len(self.common_trumps) != need:
-                raise ValueError(
-                    f"Config.common_trumps = {self.common_trumps!r}: option "
-                    f"{self.trump_option} needs {need} suit letter(s) or 'random'"
+                raise self.error(
+                    "common_trumps",
+                    f"= {self.common_trumps!r}: option {self.trump_option} needs {need} suit "
+                    "letter(s) or 'random'",
                 )
         if self.num_players * self.hand_size + 1 > NUM_CARDS:
-            raise ValueError("num_players * hand_size + 1 must not exceed 36")
+            raise self.error(
+                "hand_size",
+                f"= {self.hand_size} is too large for {self.num_players} players: "
+                f"num_players * hand_size + 1 must not exceed {NUM_CARDS}",
+            )
 
     def encode(self, name: str, value) -> int:
         if name == "common_trumps":  # the common trump suits as a 4-bit set, 0 = draw each hand

@@ -185,12 +185,12 @@ WIN_NAMES = (
 )
 
 
-def _check_common(value: str) -> None:
+def _check_common(value: str, where: str) -> None:
     if value != "random" and (
         not value or any(c not in SUITS for c in value) or len(set(value)) != len(value)
     ):
         raise ValueError(
-            f"Config.common_trumps = {value!r} is not allowed; use 'random' or "
+            f"{where} = {value!r} is not allowed; use 'random' or "
             "distinct suit letters from 'SHDC' (one for option 3, two for option 4)"
         )
 
@@ -249,13 +249,15 @@ class Config(GameConfig):
 
     def __post_init__(self):
         super().__post_init__()
-        _check_common(self.common_trumps)
+        # common_trumps is a str here (GameConfig checked it)
+        _check_common(self.common_trumps, f"{self.env_label()}: option common_trumps")
         if self.common_trumps != "random" and self.trump_option in (3, 4):
             need = self.trump_option - 2
             if len(self.common_trumps) != need:
-                raise ValueError(
-                    f"Config.common_trumps = {self.common_trumps!r}: option "
-                    f"{self.trump_option} needs {need} suit letter(s) or 'random'"
+                raise self.error(
+                    "common_trumps",
+                    f"= {self.common_trumps!r}: option {self.trump_option} needs {need} suit "
+                    "letter(s) or 'random'",
                 )
 
     def encode(self, name: str, value) -> int:

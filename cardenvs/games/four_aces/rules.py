@@ -37,6 +37,9 @@ Choices where the spec leaves things open
   combination costs −1 (pairs are mandatory); ``run2_value=-1``: a maximal run of exactly two
   costs −1. Runs longer than five score their best split into pieces of 1 (worth 0) to 5 cards,
   so under ``run2_value=-1`` a 7-run scores 14 (5 + 1 + 1), not 13 (5 + 2).
+- ``pair_value`` and ``run2_value`` take exactly the two readings, 1 or -1 (A13); 0 is refused:
+  the seed scores a pair and a 2-card run +1, S3 scores each -1 (a pair then mandatory), and
+  neither source has one that counts nothing (a pair worth 0 would be a third game).
 - Scoring a hand (``score_mask``) takes about 0.3–0.4 µs in the kernel (``benchmarks/scoring.py``).
 - ``joker_target_effect="skip"`` (A3 alternative): the left neighbour misses his next turn.
 - The whole discard pile is public, in order (A18); the observation encodes each pile card's
@@ -141,11 +144,6 @@ def _run_table(run2: int) -> list[int]:
 RUN_VALUE = np.array([_run_table(1), _run_table(-1)], np.int64)  # [run2 = +1 | -1][length]
 
 
-def _check_pm1(name: str, v: int) -> None:
-    if v not in (-1, 1):
-        raise ValueError(f"Config.{name} = {v!r} is not allowed; choose 1 (seed) or -1 (S3)")
-
-
 @dataclasses.dataclass(frozen=True)
 class Config(GameConfig):
     """Four Aces rule options (spec sections 5.5, 6, 8). See the module docstring."""
@@ -165,8 +163,9 @@ class Config(GameConfig):
     run_mode: str = option(
         "additive", ("additive", "replace"), doc="runs add to the suit value or replace it (A12)"
     )
-    pair_value: int = option(1, low=-1, high=1, doc="a pair: +1 (seed) or -1 (S3, mandatory) (A13)")
-    run2_value: int = option(1, low=-1, high=1, doc="a 2-card run: +1 (seed) or -1 (S3) (A13)")
+    # two readings, no third (see "Choices" in the module docstring): 0 is refused
+    pair_value: int = option(1, (1, -1), doc="a pair: +1 (seed) or -1 (S3, mandatory) (A13)")
+    run2_value: int = option(1, (1, -1), doc="a 2-card run: +1 (seed) or -1 (S3) (A13)")
     target: int = option(20, low=1, high=200, doc="a total that ends the game (4.1)")
     max_rounds: int = option(
         100, low=1, high=120, doc="rounds after which the game is decided (A8)"
@@ -176,10 +175,10 @@ class Config(GameConfig):
         "co_winners", ("co_winners", "play_on"), doc="equal highest totals at the end (A9)"
     )
 
-    def __post_init__(self):
-        super().__post_init__()
-        _check_pm1("pair_value", self.pair_value)
-        _check_pm1("run2_value", self.run2_value)
+    def encode(self, name: str, value) -> int:
+        if name in ("pair_value", "run2_value"):  # the value itself (the kernels add it)
+            return int(value)
+        return super().encode(name, value)
 
 
 C_SIZE = len(dataclasses.fields(Config))  # entries of the config vector

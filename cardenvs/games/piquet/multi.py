@@ -250,9 +250,10 @@ class _MultiConfig(GameConfig):
     def __post_init__(self):
         super().__post_init__()
         if self.allow_sinking:
-            raise ValueError(
-                f"{type(self).__name__}.allow_sinking = True is not supported: this variant "
-                "resolves the declarations automatically; allowed: False"
+            raise self.error(
+                "allow_sinking",
+                "= True is not supported: this variant resolves the declarations "
+                "automatically; allowed: False",
             )
 
     def _common_array(self, mode: int, seats: int, hand: int) -> np.ndarray:

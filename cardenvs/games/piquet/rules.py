@@ -436,10 +436,7 @@ class TwoHandedConfig(GameConfig):
         return d
 
     def _bad(self, name: str, allowed: str):
-        raise ValueError(
-            f"{type(self).__name__}.{name} = {getattr(self, name)!r} is not allowed here; "
-            f"allowed: {allowed}"
-        )
+        raise self.error(name, f"= {getattr(self, name)!r} is not allowed here; allowed: {allowed}")
 
 
 @dataclasses.dataclass(frozen=True)
