@@ -427,3 +427,36 @@ def test_four_aces__every_score_fits_int16():
     check_fits("four aces", bounds)
     assert bounds["last_points"] == (-24, 52) and bounds["turns"] == (0, 720)  # as commented
     check_fits("four aces deal_no", {"deal_no": (0, high(FA.Config, "max_rounds") - 1)}, INT8)
+
+
+# --- observations of extreme scores stay inside the observation space --------------------------
+@pytest.mark.parametrize(
+    "env_id, field, values, block",
+    [
+        # the largest values the audit above allows, and the most negative
+        ("auction_piquet-v0", "deal_score", (2569, 2569), "deal_score"),
+        ("auction_piquet-v0", "total", (20552, 0), "total"),
+        ("piquet_au_cent-v0", "total", (21700, 21700), "total"),
+        ("piquet_normand-v0", "total", (23880, 0, 23880), "total"),
+        ("partnership_piquet-v0", "total", (23880, 23880), "total"),
+        ("esel-v0", "points", (1588, -4, 1588, 0), "points"),
+        ("four_aces-v0", "total", (6240, -2880, 0, 0), "total"),
+        ("banque-v0", "total", (30000, -28160, 0, 0), "total"),
+    ],
+)
+def test_extreme_scores_are_observed_inside_the_space(env_id, field, values, block):
+    """A score at its audited extreme is observed clipped to its block's bounds: every
+    observation stays inside ``single_observation_space`` (before the clip, an Auction Piquet
+    total of 20,552 was observed as 205.5 in a block bounded by 40)."""
+    venv = cardenvs.make_vector(env_id, 1, seed=0)
+    venv.reset()
+    view = venv.game.layout.field(venv.state, field)
+    view[0, : len(values)] = values
+    space = venv.single_observation_space
+    f = next(f for f in venv.game.obs_layout if f.name == block)
+    start = sum(g.size for g in venv.game.obs_layout[: venv.game.obs_layout.index(f)])
+    for seat in range(venv.num_seats):
+        obs = venv.observe(seat)[0]
+        assert space.contains(obs), (seat, obs[start : start + f.size])
+    obs = venv.observe(0)[0, start : start + f.size]
+    assert obs.max() == pytest.approx(f.high)  # the largest value sits at the bound

@@ -388,7 +388,7 @@ OBS_LAYOUT = (
     ObsField("suit_class", 4, 1.0, "options 3-5: class of S, H, D, C / 2"),
     ObsField("decl", 4 * 3, 1.0, "per seat: not yet, no, go"),
     ObsField("banks", 4, 2.0, "banks per seat / 6 (clipped at 12)"),
-    ObsField("points", 4, 10.0, "points taken this hand per seat / 100 (sixes count -1)", -0.1),
+    ObsField("points", 4, 10.0, "points this hand per seat / 100 (sixes -1; clipped at 10)", -0.1),
     ObsField("tricks", 4, 1.0, "tricks taken this hand per seat / 18"),
     ObsField("hand_size", 4, 1.0, "cards in hand per seat / 4"),
     ObsField("seats", 4, 1.0, "1 for each seat in the game"),
@@ -1020,7 +1020,7 @@ def _observe(s, b, cfg, seat, out):
         out[O_TRUMPS + 5 * k + (t if t >= 0 else 4)] = 1.0
         out[O_DECL + 3 * k + s.f[b, at(F_DECL, p)] + 1] = 1.0
         out[O_BANKS + k] = min(s.f[b, at(F_BANKS, p)], 12) * (1.0 / 6.0)
-        out[O_POINTS + k] = s.v[b, at(V_POINTS, p)] * (1.0 / 100.0)
+        out[O_POINTS + k] = min(s.v[b, at(V_POINTS, p)] * (1.0 / 100.0), 10.0)  # the bound
         out[O_TRICKS + k] = s.f[b, at(F_TRICKS, p)] * (1.0 / 18.0)
         if ph != PHASE_TRUMP:
             out[O_HAND_SIZE + k] = popcount(s.m[b, at(M_HAND, p)]) * (1.0 / 4.0)

@@ -255,7 +255,7 @@ OBS_LAYOUT = (
     ObsField("limit", 5, 1.0, "each seat's hidden limit / 5"),
     ObsField("jokers_played", 5, 1.0, "jokers each seat played this round / 2"),
     ObsField("jokers_held", 1, 1.0, "own jokers held / 2"),
-    ObsField("total", 5, 100.0, "game totals / 20", -100.0),
+    ObsField("total", 5, 100.0, "game totals / 20 (clipped to -100..100)", -100.0),
     ObsField("seats", 5, 1.0, "1 for each seat in the game"),
     ObsField("dealer", 5, 1.0, "the dealer, one-hot"),
     ObsField("stock", 1, 1.0, "cards left in the stock / 54"),
@@ -696,7 +696,7 @@ def _observe(s, b, cfg, seat, out):
         )
         out[O_LIMIT + k] = s.f[b, at(F_LIMIT, p)] * (1.0 / 5.0)
         out[O_JKP + k] = s.f[b, at(F_JK_PLAYED, p)] * (1.0 / 2.0)
-        out[O_TOTAL + k] = s.v[b, at(V_TOTAL, p)] * (1.0 / 20.0)
+        out[O_TOTAL + k] = min(max(s.v[b, at(V_TOTAL, p)] * (1.0 / 20.0), -100.0), 100.0)
         out[O_SEATS + k] = 1.0
     dealer = s.f[b, F_DEALER]
     if dealer >= 0:

@@ -414,7 +414,9 @@ def obs_layout(p: int) -> tuple[ObsField, ...]:
         ObsField("exchanged", 1, 1.0, "cards the normand dealer exchanged, / 2"),
         ObsField("tricks", p, 1.0, "tricks won per relative seat, / 10"),
         ObsField("deal_score", p, 5.0, "his side's points this deal per relative seat, / 100"),
-        ObsField("total", p, 10.0, "his side's game total per relative seat, / 100"),
+        ObsField(
+            "total", p, 10.0, "his side's game total per relative seat, / 100 (clipped at 10)"
+        ),
         ObsField("target", 1, 1.0, "the target, / 300"),
         ObsField("deal_no", 1, 1.0, "deal number (0-based), / 120"),
     )
@@ -1057,8 +1059,9 @@ def _observe(s, b, cfg, seat, out):
         elif s.f[b, at(F_BONUS, side)] == BONUS_REPIQUE:
             out[at(o[B_BONUS], 2 * k + 1)] = 1.0
         out[at(o[B_TRICKS], k)] = s.f[b, at(F_TRICKS, t)] * (1.0 / 10.0)
+        # deal scores stay below 2 (199 points); totals are clipped to the block's bound
         out[at(o[B_DSCORE], k)] = s.v[b, at(V_DEAL_SCORE, side)] * (1.0 / 100.0)
-        out[at(o[B_TOTAL], k)] = s.v[b, at(V_TOTAL, side)] * (1.0 / 100.0)
+        out[at(o[B_TOTAL], k)] = min(s.v[b, at(V_TOTAL, side)] * (1.0 / 100.0), 10.0)
     if ph >= PHASE_PLAY:
         for c in range(3):
             w = s.f[b, F_DECL_WIN + c]

@@ -752,8 +752,8 @@ OBS_LAYOUT = (
     ),
     ObsField("bonus", 4, 1.0, "own pique, own repique, opponent pique, opponent repique"),
     ObsField("tricks", 2, 1.0, "tricks won by own / opponent, / 12"),
-    ObsField("deal_score", 2, 5.0, "own / opponent points this deal, / 100"),
-    ObsField("total", 2, 40.0, "own / opponent partie totals, / 100"),
+    ObsField("deal_score", 2, 5.0, "own / opponent points this deal, / 100 (clipped at 5)"),
+    ObsField("total", 2, 40.0, "own / opponent partie totals, / 100 (clipped at 40)"),
     ObsField("deal_no", MAX_DEALS, 1.0, "one-hot deal number (6 regular + 2 tie-break)"),
     ObsField("deal_double", 1, 1.0, "1 if this deal counts double (four-deal partie)"),
     ObsField(
@@ -1936,10 +1936,11 @@ def _observe(s, b, cfg, seat, out):
             out[O_BONUS + 2 * k + 1] = 1.0
     out[O_TRICKS] = s.f[b, at(F_TRICKS, seat)] * (1.0 / 12.0)
     out[O_TRICKS + 1] = s.f[b, at(F_TRICKS, opp)] * (1.0 / 12.0)
-    out[O_DSCORE] = s.v[b, at(V_DEAL_SCORE, seat)] * (1.0 / 100.0)
-    out[O_DSCORE + 1] = s.v[b, at(V_DEAL_SCORE, opp)] * (1.0 / 100.0)
-    out[O_TOTAL] = s.v[b, at(V_TOTAL, seat)] * (1.0 / 100.0)
-    out[O_TOTAL + 1] = s.v[b, at(V_TOTAL, opp)] * (1.0 / 100.0)
+    # clipped to the blocks' bounds (only Auction Piquet's largest factors get there)
+    out[O_DSCORE] = min(s.v[b, at(V_DEAL_SCORE, seat)] * (1.0 / 100.0), 5.0)
+    out[O_DSCORE + 1] = min(s.v[b, at(V_DEAL_SCORE, opp)] * (1.0 / 100.0), 5.0)
+    out[O_TOTAL] = min(s.v[b, at(V_TOTAL, seat)] * (1.0 / 100.0), 40.0)
+    out[O_TOTAL + 1] = min(s.v[b, at(V_TOTAL, opp)] * (1.0 / 100.0), 40.0)
     n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS] - s.f[b, F_GAME_START]
     out[O_DEALNO + min(n, MAX_DEALS - 1)] = 1.0
     k = s.f[b, F_BID]
