@@ -1753,7 +1753,7 @@ def test_banque__deck_option_rejected_for_a_four_player_dealer_in_a_three_player
         ({"penalty_fixed": 30}, ["penalty_fixed", "30", "31"]),
         ({"seven_effect": "skip"}, ["seven_effect", "'skip'", "'control'"]),
         ({"hand_size": 9}, ["hand_size", "9", "1..8"]),
-        ({"max_hands": 0}, ["max_hands", "1..200"]),
+        ({"max_hands": 0}, ["max_hands", "1..128"]),
         ({"target_score": 0}, ["target_score", "1..5000"]),
         ({"trumps": "S"}, ["unknown config option", "trumps"]),
         ({"num_player": 3}, ["unknown config option", "num_player"]),
