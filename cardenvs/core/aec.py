@@ -17,6 +17,9 @@ Illegal actions follow PettingZoo's classic convention (``TerminateIllegalWrappe
 gets ``-1``, the others ``0``, and ``infos[agent]["illegal_move"]`` is True. With
 ``illegal_action="raise"`` a ``ValueError`` names the action and the legal ones and the game is
 left unchanged. An action outside the action space always raises ``ValueError``.
+
+``copy.deepcopy`` and ``pickle`` give an independent env that plays on exactly as the original
+would; ``copy.copy`` raises ``TypeError`` (a shallow copy would share the game state).
 """
 
 from __future__ import annotations
@@ -85,6 +88,22 @@ class CardAECEnv(AECEnv):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game.env_id}, config={self.config})"
+
+    def __getstate__(self) -> dict:
+        """Pickle and deep copy: everything but ``game`` (the engine class's ``GameDef``, taken
+        again from the copied engine; the engine pickles itself: ``CardVectorEnv``)."""
+        return {k: v for k, v in self.__dict__.items() if k != "game"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.game = self._engine.game
+
+    def __copy__(self):
+        raise TypeError(
+            f"{type(self).__name__} cannot be shallow-copied (copy.copy): the copy would share "
+            "the game state with the original; use copy.deepcopy(env) (or pickle) for an "
+            "independent copy"
+        )
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -17,8 +17,14 @@ observation and mask to the new one. Episodes are bounded, so ``truncated`` is a
 Piquet: ``((0, 2), (1, 3))``; the other games: every seat alone, ``((0,), (1,), ...)``).
 
 The returned arrays are the engine's own buffers, overwritten by the next call: copy what you
-keep. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset with
-``seed=s + b``.
+keep.
+
+Seeding. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset
+with ``seed=s + b``.
+
+Copies. ``copy.deepcopy`` and ``pickle`` give an independent engine that plays on exactly as the
+original would (state, buffers, seed and episode counters are copied; the compiled kernels are
+looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share the state).
 """
 
 from __future__ import annotations
@@ -33,6 +39,19 @@ from .direct import entry_for
 from .game import GameDef
 from .rng import check_seed, key_from_seed, mix64
 from .seats import check_seats
+
+# attributes rebuilt from the others (views of the state and buffers, compiled kernels): left out
+# of a pickle or deep copy and made again by ``__setstate__``
+_DERIVED = (
+    "_current",
+    "_deal_no",
+    "_dealer",
+    "_episode",
+    "_last_points",
+    "_step_rows",
+    "_check_entry",
+    "_step_entry",
+)
 
 
 @njit(cache=True)
@@ -155,7 +174,6 @@ class CardVectorEnv:
         g = self.game
         self.config = g.config_cls.from_kwargs(**config)
         self._cfg = self.config.to_array()
-        self._step_rows = g.step_kernel(self._cfg)
         self.num_envs = int(num_envs)
         self.num_seats = g.num_seats(self.config)
         # seats grouped by the side they play for (partners share every reward)
@@ -166,12 +184,6 @@ class CardVectorEnv:
         self.validate = bool(validate)
         n = self.num_envs
         self.state = g.layout.new(n)
-        # views of the fields the front ends read (the state arrays are never reallocated)
-        self._current = g.layout.field(self.state, "current")
-        self._deal_no = g.layout.field(self.state, "deal_no")
-        self._dealer = g.layout.field(self.state, "dealer")
-        self._episode = g.layout.field(self.state, "episode")
-        self._last_points = g.layout.field(self.state, "last_points")
         self._obs = np.zeros((n, g.obs_dim), np.float32)
         self._mask = np.zeros((n, g.num_actions), np.int8)
         self._rewards = np.zeros((n, self.num_seats), np.float32)
@@ -181,7 +193,39 @@ class CardVectorEnv:
         self._seed_arg = seed
         self.seed = None
         self._started = False
+        self._bind()
+
+    def _bind(self) -> None:
+        """Make the attributes derived from the state and buffers (``_DERIVED``): the views of
+        the fields the front ends read and the step kernel. The state arrays and buffers are never
+        reallocated, so this runs once per object (and again for a copy, on its own arrays:
+        ``__setstate__``)."""
+        g = self.game
+        self._step_rows = g.step_kernel(self._cfg)
+        self._current = g.layout.field(self.state, "current")
+        self._deal_no = g.layout.field(self.state, "deal_no")
+        self._dealer = g.layout.field(self.state, "dealer")
+        self._episode = g.layout.field(self.state, "episode")
+        self._last_points = g.layout.field(self.state, "last_points")
         self._check_entry = self._step_entry = None  # compiled kernels, looked up by reset()
+        if self._started:
+            self._resolve_kernels()
+
+    def __getstate__(self) -> dict:
+        """Pickle and deep copy: everything but the derived attributes (``_DERIVED``: views that
+        a copy must take of its own arrays, and compiled kernels, which do not pickle)."""
+        return {k: v for k, v in self.__dict__.items() if k not in _DERIVED}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind()
+
+    def __copy__(self):
+        raise TypeError(
+            f"{type(self).__name__} cannot be shallow-copied (copy.copy): the copy would share "
+            "the game state with the original; use copy.deepcopy(engine) (or pickle) for an "
+            "independent copy"
+        )
 
     def __repr__(self) -> str:
         return (

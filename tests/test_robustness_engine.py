@@ -1,0 +1,229 @@
+"""Issue 30, engine side: the batched engine, the AEC env and the search simulator under
+adversarial use. Copies and pickles play on exactly as the original; inputs that could reach a
+kernel unchecked are refused with a ``ValueError`` (tried in a subprocess, so a regression that
+crashes the interpreter fails the test instead of killing pytest); every record replays, however
+the env was seeded; the returned arrays that must not be written are read-only, so the mask that
+``validate=True`` checks cannot be forged; bad arguments are named."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cardenvs
+from cardenvs.core.vector import RandomLegal
+from cardenvs.wrappers import SingleAgentEnv
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_python(code: str, **env_extra) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter on this checkout (compiled unless ``env_extra`` says)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.update(env_extra)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=900,
+    )
+
+
+# --- playing two engines or two AEC envs side by side -------------------------------------------
+def assert_engines_play_alike(a, b, steps: int = 300, seed: int = 0) -> None:
+    """Step ``a`` and ``b`` with the same actions (random legal ones of ``a``); every output
+    and the final state must be equal, and so must the next ``reset()`` without a seed."""
+    pick = RandomLegal(seed)
+    for _ in range(steps):
+        actions = pick(a.action_mask).copy()
+        out_a, out_b = a.step(actions), b.step(actions)
+        for x, y in zip(out_a[:5], out_b[:5], strict=True):
+            assert np.array_equal(x, y)
+        assert np.array_equal(out_a[5]["current_player"], out_b[5]["current_player"])
+        assert np.array_equal(a.current_player, b.current_player)
+    for x, y in zip(a.state, b.state, strict=True):
+        assert np.array_equal(x, y)
+    for x, y in zip(a.reset(), b.reset(), strict=True):
+        if isinstance(x, dict):
+            x, y = x["current_player"], y["current_player"]
+        assert np.array_equal(x, y)
+
+
+def aec_action(env, rng: np.random.Generator):
+    """A random legal action of the agent to act (``None`` for a dead step)."""
+    agent = env.agent_selection
+    if env.terminations[agent] or env.truncations[agent]:
+        return None
+    return int(rng.choice(env.unwrapped.legal_actions()))
+
+
+def assert_aec_play_alike(a, b, seed: int = 0, max_steps: int = 100_000) -> None:
+    """Step AEC envs ``a`` and ``b`` with the same actions to the end of the game: the agent to
+    act, its observation, ``last()`` and (every 10th step) every agent's observation must agree,
+    and so must the finished record, which must replay."""
+    rng = np.random.default_rng(seed)
+    for i in range(max_steps):
+        if not a.agents:
+            break
+        assert a.agent_selection == b.agent_selection
+        for agent in a.possible_agents if i % 10 == 0 else [a.agent_selection]:
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert np.array_equal(oa["observation"], ob["observation"]), agent
+            assert np.array_equal(oa["action_mask"], ob["action_mask"]), agent
+        la, lb = a.last(), b.last()
+        assert la[1:4] == lb[1:4]
+        action = aec_action(a, rng)
+        a.step(action)
+        b.step(action)
+    assert not a.agents and not b.agents
+    assert a.rewards == b.rewards
+    assert a.unwrapped.record() == b.unwrapped.record()
+    record = b.unwrapped.record()
+    assert cardenvs.replay(record) == record
+
+
+def play_to_end(env, rng: np.random.Generator) -> None:
+    while env.agents:
+        env.step(aec_action(env, rng))
+
+
+# --- item 2: deep copies ----------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
+def test_deepcopy__engine_copy_plays_the_same_games(env_id):
+    venv = cardenvs.make_vector(env_id, num_envs=3, seed=21)
+    _, mask, _ = venv.reset()
+    pick = RandomLegal(5)
+    for _ in range(40):
+        mask = venv.step(pick(mask))[1]
+    clone = copy.deepcopy(venv)
+    assert_engines_play_alike(venv, clone, steps=400)
+    # the copy's field views are views of its own state, not of the original's
+    assert np.shares_memory(clone._current, clone.state.f)
+    assert not np.shares_memory(clone._current, venv.state.f)
+
+
+@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
+def test_deepcopy__aec_copy_plays_the_same_game_and_its_record_replays(env_id):
+    env = cardenvs.make(env_id)
+    env.reset(seed=8)
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        env.step(aec_action(env, rng))
+    clone = copy.deepcopy(env)
+    assert_aec_play_alike(env, clone, seed=2)
+    assert clone.game is env.game  # the game's definition is shared, not copied
+
+
+def test_deepcopy__a_copy_is_independent_of_the_original():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=4)
+    _, mask, _ = venv.reset()
+    before = [a.copy() for a in venv.state]
+    clone = copy.deepcopy(venv)
+    pick = RandomLegal(0)
+    for _ in range(30):
+        clone.step(pick(clone.action_mask))
+    for a, b in zip(before, venv.state, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_copy__shallow_copies_are_refused_with_a_clear_error():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=4)
+    env = cardenvs.make("piquet-v0")
+    for started in (False, True):
+        if started:
+            venv.reset()
+            env.reset(seed=0)
+        for obj in (venv, env):
+            with pytest.raises(TypeError, match="deepcopy"):
+                copy.copy(obj)
+
+
+# --- item 7: pickling -------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", cardenvs.GAMES)
+def test_pickle__engine_before_reset_and_mid_game_plays_on_as_the_original(env_id):
+    venv = cardenvs.make_vector(env_id, num_envs=3, seed=13)
+    fresh = pickle.loads(pickle.dumps(venv))  # before reset: a seed, no state yet
+    for x, y in zip(venv.reset(), fresh.reset(), strict=True):
+        if isinstance(x, dict):
+            x, y = x["current_player"], y["current_player"]
+        assert np.array_equal(x, y)
+    pick = RandomLegal(2)
+    for _ in range(30):
+        venv.step(pick(venv.action_mask))
+    clone = pickle.loads(pickle.dumps(venv))
+    assert repr(clone) == repr(venv)
+    assert_engines_play_alike(venv, clone, steps=200, seed=3)
+
+
+@pytest.mark.parametrize("env_id", cardenvs.GAMES)
+def test_pickle__aec_env_before_reset_and_mid_game_plays_on_as_the_original(env_id):
+    env = cardenvs.make(env_id)
+    fresh = pickle.loads(pickle.dumps(env))
+    env.reset(seed=6)
+    fresh.reset(seed=6)
+    assert fresh.unwrapped.record() == env.unwrapped.record()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        env.step(aec_action(env, rng))
+    clone = pickle.loads(pickle.dumps(env))
+    assert_aec_play_alike(env, clone, seed=4)
+
+
+def test_pickle__single_agent_env_plays_on_as_the_original():
+    env = SingleAgentEnv("esel-v0", seat=1)
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        assert not done
+    clone = pickle.loads(pickle.dumps(env))
+    for _ in range(200):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        a, b = env.step(action), clone.step(action)
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        assert np.array_equal(a[4]["action_mask"], b[4]["action_mask"])
+        obs, _, done, _, info = a
+        if done:
+            break
+    assert done
+
+
+def test_pickle__an_engine_unpickled_in_another_process_plays_the_same_game():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=4, seed=31)
+    _, mask, _ = venv.reset()
+    pick = RandomLegal(0)
+    for _ in range(25):
+        mask = venv.step(pick(mask))[1]
+    blob = pickle.dumps(venv).hex()
+
+    def digest(engine) -> str:
+        policy, h = RandomLegal(9), hashlib.sha256()
+        for _ in range(60):
+            for a in engine.step(policy(engine.action_mask))[:4]:
+                h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()
+
+    code = (
+        "import hashlib, pickle, sys, numpy as np\n"
+        "from cardenvs.core.vector import RandomLegal\n"
+        f"engine = pickle.loads(bytes.fromhex({blob!r}))\n"
+        "policy, h = RandomLegal(9), hashlib.sha256()\n"
+        "for _ in range(60):\n"
+        "    for a in engine.step(policy(engine.action_mask))[:4]:\n"
+        "        h.update(np.ascontiguousarray(a).tobytes())\n"
+        "print(h.hexdigest())\n"
+    )
+    run = run_python(code)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == digest(venv)
