@@ -227,3 +227,83 @@ def test_pickle__an_engine_unpickled_in_another_process_plays_the_same_game():
     run = run_python(code)
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.strip() == digest(venv)
+
+
+# --- items 5 and 9: read-only outputs, validation that cannot be bypassed ------------------------
+@pytest.mark.parametrize("env_id", ["banque-v0", "esel-v0", "piquet-v0"])
+def test_outputs__arrays_the_caller_may_not_write_are_read_only(env_id):
+    venv = cardenvs.make_vector(env_id, num_envs=3, seed=0)
+    obs, mask, info = venv.reset()
+    out = venv.step(RandomLegal(0)(mask))
+    read_only = {
+        "reset mask": mask,
+        "reset current_player": info["current_player"],
+        "step mask": out[1],
+        "terminated": out[3],
+        "truncated": out[4],
+        "step current_player": out[5]["current_player"],
+        "action_mask": venv.action_mask,
+        "current_player": venv.current_player,
+    }
+    for name, a in read_only.items():
+        assert not a.flags.writeable, name
+        with pytest.raises(ValueError, match="read-only"):
+            a[0] = 1
+        with pytest.raises(ValueError):
+            a.flags.writeable = True
+    assert info["current_player"].dtype == np.int8
+    # obs and rewards stay writable: the engine never reads them and rewrites every row
+    assert obs.flags.writeable and out[2].flags.writeable
+
+
+@pytest.mark.parametrize("env_id", cardenvs.GAMES)
+def test_outputs__writing_obs_and_rewards_changes_nothing_the_engine_returns(env_id):
+    a = cardenvs.make_vector(env_id, num_envs=4, seed=9)
+    b = cardenvs.make_vector(env_id, num_envs=4, seed=9)
+    a.reset()
+    obs, *_ = b.reset()
+    obs[:] = 7.0
+    pick = RandomLegal(1)
+    for _ in range(300):
+        actions = pick(a.action_mask).copy()
+        out_a, out_b = a.step(actions), b.step(actions)
+        for x, y in zip(out_a[:5], out_b[:5], strict=True):
+            assert np.array_equal(x, y)
+        out_b[0][:] = -3.0  # scribble over b's writable buffers before its next step
+        out_b[2][:] = 5.0
+
+
+def test_validate__writing_the_mask_cannot_let_an_illegal_action_through():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=3)
+    _, mask, _ = venv.reset()
+    illegal = int(np.flatnonzero(mask[0] == 0)[0])
+    with pytest.raises(ValueError, match="read-only"):
+        mask[0, illegal] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        venv.action_mask[0, :] = 1
+    assert mask[0, illegal] == 0
+    actions = RandomLegal(0)(mask).copy()
+    actions[0] = illegal
+    with pytest.raises(ValueError, match="row 0: action .* is not legal"):
+        venv.step(actions)
+
+
+def test_validate_false__an_illegal_row_is_a_no_op_and_the_others_step():
+    lax = cardenvs.make_vector("esel-v0", num_envs=3, seed=4, validate=False)
+    strict = cardenvs.make_vector("esel-v0", num_envs=3, seed=4)
+    obs, mask, _ = lax.reset()
+    strict.reset()
+    obs_before, mask_before = obs.copy(), mask.copy()
+    row1 = [a[1].copy() for a in lax.state]
+    actions = RandomLegal(0)(mask).copy()
+    illegal = actions.copy()
+    illegal[1] = int(np.flatnonzero(mask[1] == 0)[0])
+    obs, mask, rewards, terminated, _, _ = lax.step(illegal)
+    assert all(np.array_equal(a[1], b) for a, b in zip(lax.state, row1, strict=True))
+    assert np.array_equal(obs[1], obs_before[1]) and np.array_equal(mask[1], mask_before[1])
+    assert not rewards[1].any() and not terminated[1]
+    out = strict.step(actions)  # the other rows stepped as they would have
+    for b in (0, 2):
+        assert np.array_equal(obs[b], out[0][b]) and np.array_equal(mask[b], out[1][b])
+    with pytest.raises(ValueError, match="outside the action space"):
+        lax.step(np.array([0, 0, 10_000]))

@@ -16,8 +16,28 @@ observation and mask to the new one. Episodes are bounded, so ``truncated`` is a
 ``sides`` groups the seats by the side they play for: partners share every reward (partnership
 Piquet: ``((0, 2), (1, 3))``; the other games: every seat alone, ``((0,), (1,), ...)``).
 
-The returned arrays are the engine's own buffers, overwritten by the next call: copy what you
-keep.
+Returned arrays. Every array ``reset`` and ``step`` return is one of the engine's own buffers,
+allocated once and overwritten in place by the next ``reset``, ``step`` or ``reset_rows``: copy
+what you keep.
+
+- ``obs`` and ``rewards`` are writable: the engine never reads them, and every ``step`` and
+  ``reset`` rewrites every row of them (``reset_rows``: the rows it restarts), so writing them
+  changes nothing but what you hold of this call's values.
+- ``mask``, ``terminated``, ``truncated`` and ``info["current_player"]`` (also the properties
+  ``action_mask`` and ``current_player``) are read-only views (writing raises ``ValueError``,
+  and their ``writeable`` flag cannot be set again): the mask is the one ``validate`` checks
+  actions against, ``current_player`` is a view of the state itself, and a finished row's
+  ``terminated`` is not rewritten while it waits for a reset.
+- ``observe(seats)`` returns a new array.
+
+Validation. With ``validate=True`` (default) ``step`` raises ``ValueError`` naming the first row
+whose action is masked out (its mask row is all zero once its game is over without autoreset),
+and nothing is applied. With ``validate=False`` such a row is a silent no-op: its state is left
+unchanged, its reward is 0, ``terminated`` is False for a live row (a finished row keeps its
+True) and its observation and mask are written again for the same position; the other rows step
+normally. An action outside ``0..num_actions - 1`` raises ``ValueError`` in either mode. The
+kernels test every action against the state itself, so no write to a returned array can make
+them apply an illegal move.
 
 Seeding. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset
 with ``seed=s + b``.
@@ -48,10 +68,20 @@ _DERIVED = (
     "_dealer",
     "_episode",
     "_last_points",
+    "_current_out",
+    "_mask_out",
+    "_terminated_out",
+    "_truncated_out",
     "_step_rows",
     "_check_entry",
     "_step_entry",
 )
+
+
+def readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view of the C-contiguous array ``a`` whose ``writeable`` flag cannot be set
+    again (its buffer is a read-only memoryview of ``a``'s): ``a`` itself stays writable."""
+    return np.frombuffer(memoryview(a).toreadonly(), a.dtype).reshape(a.shape)
 
 
 @njit(cache=True)
@@ -156,7 +186,8 @@ class CardVectorEnv:
         num_envs: number of games (rows), at least 1.
         seed: base seed; row ``b`` uses ``seed + b``. ``None`` draws one from the OS.
         autoreset: start a new episode in a row as soon as it ends.
-        validate: check every action against the mask and raise ``ValueError`` naming the row.
+        validate: check every action against the mask and raise ``ValueError`` naming the row;
+            ``False``: an illegal action is a no-op for its row (see the module docstring).
         **config: the game's ``Config`` options.
     """
 
@@ -197,9 +228,9 @@ class CardVectorEnv:
 
     def _bind(self) -> None:
         """Make the attributes derived from the state and buffers (``_DERIVED``): the views of
-        the fields the front ends read and the step kernel. The state arrays and buffers are never
-        reallocated, so this runs once per object (and again for a copy, on its own arrays:
-        ``__setstate__``)."""
+        the fields the front ends read, the read-only views handed out, the step kernel. The
+        state arrays and buffers are never reallocated, so this runs once per object (and again
+        for a copy, on its own arrays: ``__setstate__``)."""
         g = self.game
         self._step_rows = g.step_kernel(self._cfg)
         self._current = g.layout.field(self.state, "current")
@@ -207,6 +238,11 @@ class CardVectorEnv:
         self._dealer = g.layout.field(self.state, "dealer")
         self._episode = g.layout.field(self.state, "episode")
         self._last_points = g.layout.field(self.state, "last_points")
+        # what the caller gets: read-only views (see the module docstring)
+        self._current_out = g.layout.field(self.state._replace(f=readonly(self.state.f)), "current")
+        self._mask_out = readonly(self._mask)
+        self._terminated_out = readonly(self._terminated)
+        self._truncated_out = readonly(self._truncated)
         self._check_entry = self._step_entry = None  # compiled kernels, looked up by reset()
         if self._started:
             self._resolve_kernels()
@@ -301,7 +337,7 @@ class CardVectorEnv:
         if self._step_entry is None:
             self._resolve_kernels()  # once, before the first step (step needs a reset first)
         self._started = True
-        return self._obs, self._mask, {"current_player": self._current}
+        return self._obs, self._mask_out, {"current_player": self._current_out}
 
     def reset_rows(self, rows) -> None:
         """Start the next episode (same seed, next episode index) in the given rows only, as
@@ -398,11 +434,11 @@ class CardVectorEnv:
         )
         return (
             self._obs,
-            self._mask,
+            self._mask_out,
             self._rewards,
-            self._terminated,
-            self._truncated,
-            {"current_player": self._current},
+            self._terminated_out,
+            self._truncated_out,
+            {"current_player": self._current_out},
         )
 
     def _resolve_kernels(self) -> None:
@@ -436,11 +472,13 @@ class CardVectorEnv:
 
     @property
     def current_player(self) -> np.ndarray:
-        return self._current
+        """The seat to act in each row (-1 where the game is over), read-only int8."""
+        return self._current_out
 
     @property
     def action_mask(self) -> np.ndarray:
-        return self._mask
+        """The legal-action mask of each row, read-only (the buffer ``step`` returns)."""
+        return self._mask_out
 
     def render(self, row: int = 0) -> str:
         """ANSI text of row ``row``."""
