@@ -23,7 +23,10 @@ def replay_record(record: dict) -> dict:
     deals = record["deals"]
     if not deals:
         raise ValueError("record has no deals")
-    env.reset(seed=record["seed"], options={"deck": deals[0]["deck"], "dealer": deals[0]["dealer"]})
+    options = {"deck": deals[0]["deck"], "dealer": deals[0]["dealer"]}
+    if "episode" in record:  # the game's index under its seed (absent: 0; see core.aec)
+        options["episode"] = record["episode"]
+    env.reset(seed=record["seed"], options=options)
     core = env.unwrapped
     for i, deal in enumerate(deals):
         got = core._record["deals"][i]

@@ -229,6 +229,58 @@ def test_pickle__an_engine_unpickled_in_another_process_plays_the_same_game():
     assert run.stdout.strip() == digest(venv)
 
 
+# --- item 4: every record replays --------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
+def test_records__every_game_of_a_plain_reset_loop_replays(env_id):
+    env = cardenvs.make(env_id)
+    rng = np.random.default_rng(0)
+    records = []
+    env.reset(seed=11)
+    for _ in range(3):
+        play_to_end(env, rng)
+        records.append(env.unwrapped.record())
+        env.reset()
+    assert "episode" not in records[0]  # a seed's first game: the format before the field
+    assert [r.get("episode") for r in records[1:]] == [1, 2]
+    assert {r["seed"] for r in records} == {11}
+    for record in records:
+        assert cardenvs.replay(record) == record
+
+
+def test_records__a_game_after_reset_without_any_seed_replays():
+    env = cardenvs.make("piquet-v0")
+    rng = np.random.default_rng(3)
+    env.reset()  # the seed is drawn from the OS
+    play_to_end(env, rng)
+    first = env.unwrapped.record()
+    env.reset()
+    play_to_end(env, rng)
+    second = env.unwrapped.record()
+    assert first["seed"] == second["seed"] and second["episode"] == 1
+    for record in (first, second):
+        assert cardenvs.replay(record) == record
+    # the episode is what makes the second game replay: without it, a later deal differs
+    del second["episode"]
+    with pytest.raises(ValueError, match="differs"):
+        cardenvs.replay(second)
+
+
+def test_records__engine_resets_to_a_given_episode_of_a_seed():
+    looped = cardenvs.make_vector("esel-v0", num_envs=3, seed=40)
+    for _ in range(3):
+        obs, mask, info = looped.reset()
+    direct = cardenvs.make_vector("esel-v0", num_envs=3)
+    obs2, mask2, info2 = direct.reset(seed=40, options={"episode": 2})
+    for x, y in zip(looped.state, direct.state, strict=True):
+        assert np.array_equal(x, y)
+    assert np.array_equal(obs, obs2) and np.array_equal(mask, mask2)
+    assert_engines_play_alike(looped, direct, steps=200)
+    with pytest.raises(ValueError, match=r"options\['episode'\]"):
+        direct.reset(options={"episode": -1})
+    with pytest.raises(ValueError, match=r"options\['episode'\]"):
+        direct.reset(options={"episode": 1.0})
+
+
 # --- items 5 and 9: read-only outputs, validation that cannot be bypassed ------------------------
 @pytest.mark.parametrize("env_id", ["banque-v0", "esel-v0", "piquet-v0"])
 def test_outputs__arrays_the_caller_may_not_write_are_read_only(env_id):

@@ -40,7 +40,11 @@ kernels test every action against the state itself, so no write to a returned ar
 them apply an illegal move.
 
 Seeding. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset
-with ``seed=s + b``.
+with ``seed=s + b``. A row's games under its seed are numbered from 0: ``reset(seed=s)`` starts
+game 0, and every later game the row starts (``reset()`` without a seed, autoreset,
+``reset_rows``) is the next. ``options={"episode": k}`` makes ``reset`` start
+game ``k`` of the seed in every row instead, which is how a recorded game that was not its
+seed's first replays (``core.aec``).
 
 Copies. ``copy.deepcopy`` and ``pickle`` give an independent engine that plays on exactly as the
 original would (state, buffers, seed and episode counters are copied; the compiled kernels are
@@ -57,8 +61,10 @@ from .bytemask import fits, row_bits, select128
 from .cards import format_cards
 from .direct import entry_for
 from .game import GameDef
-from .rng import check_seed, key_from_seed, mix64
+from .rng import MAX_SEED, check_seed, key_from_seed, mix64
 from .seats import check_seats
+
+MAX_EPISODE = MAX_SEED  # the largest episode index ``options={"episode": k}`` accepts
 
 # attributes rebuilt from the others (views of the state and buffers, compiled kernels): left out
 # of a pickle or deep copy and made again by ``__setstate__``
@@ -82,6 +88,16 @@ def readonly(a: np.ndarray) -> np.ndarray:
     """A read-only view of the C-contiguous array ``a`` whose ``writeable`` flag cannot be set
     again (its buffer is a read-only memoryview of ``a``'s): ``a`` itself stays writable."""
     return np.frombuffer(memoryview(a).toreadonly(), a.dtype).reshape(a.shape)
+
+
+def check_int(value, name: str, low: int, high: int) -> int:
+    """``value`` as an int if it is an integer (not a bool) in ``low..high``, else ``ValueError``
+    naming ``name`` and what is allowed."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value!r}")
+    return int(value)
 
 
 @njit(cache=True)
@@ -306,7 +322,9 @@ class CardVectorEnv:
             seed: row ``b`` is seeded with ``seed + b``; ``None`` continues the episode counter
                 of the previous seed (or draws a seed on the first call).
             options: ``{"deck": order}`` fixes the first deal (one order for every row, or one
-                per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer.
+                per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer,
+                ``{"episode": k}`` (an int in ``0..MAX_EPISODE``) starts episode ``k`` of the
+                seed in every row instead of episode 0 (with a seed) or the next one.
         """
         n = self.num_envs
         if seed is None and not self._started:
@@ -314,10 +332,17 @@ class CardVectorEnv:
         # validate everything before changing anything, so a bad call leaves the engine usable
         reseed = seed is not None or not self._started
         seed = check_seed(seed) if reseed else self.seed
+        episode = None
+        if isinstance(options, dict) and "episode" in options:
+            options = dict(options)
+            episode = check_int(options.pop("episode"), "options['episode']", 0, MAX_EPISODE)
         decks, dealers = self._parse_options(options)
         if reseed:
             self.seed = seed
             self._keys = np.array([key_from_seed(seed + b) for b in range(n)], np.uint64)
+        if episode is not None:
+            self._episodes = np.full(n, episode, np.uint64)
+        elif reseed:
             self._episodes = np.zeros(n, np.uint64)
         else:
             self._episodes = self._episode.astype(np.uint64) + np.uint64(1)
