@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import os
 import pickle
 import subprocess
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.core.sim import Simulator
 from cardenvs.core.vector import RandomLegal
 from cardenvs.wrappers import SingleAgentEnv
 
@@ -229,6 +231,143 @@ def test_pickle__an_engine_unpickled_in_another_process_plays_the_same_game():
     assert run.stdout.strip() == digest(venv)
 
 
+# --- item 3: inputs that could crash a kernel, in a subprocess ----------------------------------
+BAD_INPUTS = r"""
+import json, sys
+import numpy as np
+import cardenvs
+from cardenvs.core.sim import Simulator
+from cardenvs.core.state import PackedState
+
+env = cardenvs.make("piquet-v0"); env.reset(seed=1); core = env.unwrapped
+sim = core.simulator()
+s = core.state_copy()
+a0 = int(np.flatnonzero(sim.legal(s))[0])
+two = sim.stack([core.state_copy(), core.state_copy()])
+banque = cardenvs.make("banque-v0"); banque.reset(seed=1)
+other = banque.unwrapped.state_copy()
+empty = PackedState(*(a[:0] for a in s))
+strided = PackedState(*(a[::2] for a in sim.stack([s, s, s])))  # 2 rows, not contiguous
+wide = PackedState(s.m, s.v.astype(np.int32), s.f)
+rng = np.random.default_rng(0)
+venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=0); venv.reset()
+
+CASES = {
+    "simulator with a banque config": lambda: Simulator(core.game, banque.unwrapped.config),
+    "simulator without a game": lambda: Simulator("piquet-v0", core.config),
+    "step_rows more actions than rows": lambda: sim.step_rows(s, np.full(5, a0)),
+    "step_rows 200k actions": lambda: sim.step_rows(s, np.full(200_000, a0)),
+    "step_rows fewer actions than rows": lambda: sim.step_rows(two, [a0]),
+    "step_rows action too big": lambda: sim.step_rows(s, [10_000]),
+    "step_rows negative action": lambda: sim.step_rows(s, [-1]),
+    "step_rows float action": lambda: sim.step_rows(s, [1.5]),
+    "step_rows banque state": lambda: sim.step_rows(other, [a0]),
+    "step_rows 0-row state": lambda: sim.step_rows(empty, []),
+    "step_rows int32 scores": lambda: sim.step_rows(wide, [a0]),
+    "step_rows plain tuple": lambda: sim.step_rows(tuple(s), [a0]),
+    "step_rows strided state": lambda: sim.step_rows(strided, [a0, a0]),
+    "step banque state": lambda: sim.step(other, 0),
+    "step negative action": lambda: sim.step(s, -1, check=False),
+    "step action too big": lambda: sim.step(s, 88, check=False),
+    "step bool action": lambda: sim.step(s, True),
+    "step two rows": lambda: sim.step(two, a0),
+    "legal banque state": lambda: sim.legal(other),
+    "legal 0-row state": lambda: sim.legal(empty),
+    "current banque state": lambda: sim.current(other),
+    "current 0-row state": lambda: sim.current(empty),
+    "current_rows banque state": lambda: sim.current_rows(other),
+    "observe banque state": lambda: sim.observe(other, 0),
+    "observe float seat": lambda: sim.observe(s, 0.5),
+    "observe bool seat": lambda: sim.observe(s, True),
+    "observe_rows floats": lambda: sim.observe_rows(two, [0.5, 1]),
+    "observe_rows bools": lambda: sim.observe_rows(two, [True, False]),
+    "observe_rows banque state": lambda: sim.observe_rows(other, [0]),
+    "observe_rows 0-row state": lambda: sim.observe_rows(empty, []),
+    "determinize float seat": lambda: sim.determinize(s, 1.5, rng),
+    "determinize bool seat": lambda: sim.determinize(s, True, rng),
+    "determinize banque state": lambda: sim.determinize(other, 0, rng),
+    "determinize no generator": lambda: sim.determinize(s, 0, 3),
+    "copy_row banque state": lambda: sim.copy_row(other, 0),
+    "copy_row past the rows": lambda: Simulator.copy_row(s, 1),
+    "copy_row negative row": lambda: Simulator.copy_row(s, -1),
+    "copy_row float row": lambda: Simulator.copy_row(two, 0.5),
+    "stack banque state": lambda: sim.stack([s, other]),
+    "stack nothing": lambda: sim.stack([]),
+    "stack mixed games": lambda: Simulator.stack([s, other]),
+    "engine observe floats": lambda: venv.observe([0.5, 1]),
+    "engine observe bool": lambda: venv.observe(True),
+    "engine observe too many seats": lambda: venv.observe(np.zeros(5, np.int64)),
+    "engine reset_rows floats": lambda: venv.reset_rows([0.7]),
+    "engine reset_rows bools": lambda: venv.reset_rows([True]),
+    "engine render past the rows": lambda: venv.render(2),
+    "engine render float row": lambda: venv.render(0.5),
+    "engine step too many actions": lambda: venv.step(np.zeros(200_000, np.int64)),
+}
+for name, case in CASES.items():
+    try:
+        case()
+        outcome = ["no error", ""]
+    except Exception as e:
+        outcome = [type(e).__name__, str(e)]
+    print(json.dumps([name] + outcome), flush=True)
+print("done", flush=True)
+"""
+
+
+def test_sim__crashing_inputs_are_refused_in_a_subprocess():
+    run = run_python(BAD_INPUTS)
+    lines = run.stdout.splitlines()
+    assert run.returncode == 0 and lines[-1:] == ["done"], (
+        f"exit {run.returncode} after {lines[-1:]}: {run.stderr[-2000:]}"
+    )
+    outcomes = {name: (kind, msg) for name, kind, msg in map(json.loads, lines[:-1])}
+    wrong = {name: got for name, got in outcomes.items() if got[0] != "ValueError"}
+    assert not wrong, wrong
+    msg = {name: m for name, (_, m) in outcomes.items()}
+    assert "0..87" in msg["step_rows more actions than rows"]
+    assert msg["step_rows action too big"].endswith("got actions[0] = 10000")
+    assert "shape (5,)" in msg["step_rows more actions than rows"]
+    assert (
+        "columns" in msg["step_rows banque state"] and "another game" in msg["legal banque state"]
+    )
+    assert "no rows" in msg["step_rows 0-row state"]
+    assert "must have 1 row(s)" in msg["legal 0-row state"]
+    assert "int16" in msg["step_rows int32 scores"]
+    assert "PackedState" in msg["step_rows plain tuple"]
+    assert "C-contiguous" in msg["step_rows strided state"]
+    assert "must have 1 row(s)" in msg["step two rows"]
+    assert msg["determinize float seat"].startswith("seat must be an integer")
+    assert msg["observe float seat"].startswith("seat must be an integer")
+    assert msg["observe_rows floats"].startswith("seats must be")
+    assert "Generator" in msg["determinize no generator"]
+    assert "config must be a Config of piquet-v0" in msg["simulator with a banque config"]
+    assert msg["copy_row negative row"].startswith("b must be in 0..0")
+    assert msg["engine reset_rows floats"].startswith("rows must be")
+    assert "integers" in msg["engine reset_rows floats"]
+    assert msg["engine observe floats"].startswith("seats must be")
+    assert msg["engine render past the rows"].startswith("row must be in 0..1")
+
+
+def test_sim__valid_inputs_still_work_after_the_checks():
+    env = cardenvs.make("banque-v0")
+    env.reset(seed=2)
+    core = env.unwrapped
+    sim = core.simulator()
+    rows = [core.state_copy() for _ in range(3)]
+    batch = sim.stack(rows)
+    assert Simulator.stack(rows).m.shape == (3, batch.m.shape[1])
+    masks = np.stack([sim.legal(r) for r in rows])
+    actions = np.array([np.flatnonzero(m)[0] for m in masks], np.uint8)  # any integer dtype
+    rewards, term, nxt = sim.step_rows(batch, actions)
+    assert rewards.shape == (3, 4) and not term.any() and nxt.any(axis=1).all()
+    seats = np.maximum(sim.current_rows(batch), 0).astype(np.int32)
+    assert sim.observe_rows(batch, seats).shape == (3, core.game.obs_dim)
+    assert sim.observe(rows[0], np.int64(2)).shape == (core.game.obs_dim,)
+    assert sim.copy_row(batch, np.int64(2)).m.shape == (1, batch.m.shape[1])
+    d = sim.determinize(rows[0], np.int8(1), np.random.default_rng(0))
+    assert sim.current(d) == sim.current(rows[0])
+
+
 # --- item 4: every record replays --------------------------------------------------------------
 @pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
 def test_records__every_game_of_a_plain_reset_loop_replays(env_id):
@@ -359,3 +498,57 @@ def test_validate_false__an_illegal_row_is_a_no_op_and_the_others_step():
         assert np.array_equal(obs[b], out[0][b]) and np.array_equal(mask[b], out[1][b])
     with pytest.raises(ValueError, match="outside the action space"):
         lax.step(np.array([0, 0, 10_000]))
+
+
+# --- item 11: bad arguments are named ----------------------------------------------------------
+def test_args__floats_and_bools_are_not_rows_or_seats():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=0)
+    venv.reset()
+    for rows in ([0.7], 1.0, [True], np.array([0.0, 1.0])):
+        with pytest.raises(ValueError, match=r"rows must be row indices: integers in 0\.\.1"):
+            venv.reset_rows(rows)
+    for seats in ([0.5, 1], 1.0, True, [True, False]):
+        with pytest.raises(ValueError, match=r"seats must be a seat in 0\.\.1"):
+            venv.observe(seats)
+    venv.reset_rows([])  # nothing to restart
+    venv.reset_rows(np.array([1], np.uint8))
+    assert venv.observe(np.array([1, 0], np.int16)).shape == (2, venv.obs_dim)
+
+
+def test_args__nothing_shows_a_state_before_reset():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=0)
+    for call in (lambda: venv.observe(0), lambda: venv.render()):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call()
+    env = cardenvs.make("piquet-v0", render_mode="ansi")
+    for call in (env.render, env.last, lambda: env.observe("player_0")):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call()
+    env.reset(seed=0)
+    assert isinstance(env.render(), str)
+    assert env.last()[1:4] == (0.0, False, False)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "3", True])
+def test_args__a_bad_engine_seed_fails_in_the_constructor(seed):
+    with pytest.raises(ValueError, match="seed"):
+        cardenvs.make_vector("piquet-v0", num_envs=2, seed=seed)
+
+
+def test_args__repr_shows_the_seed_given_before_reset():
+    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=5)
+    assert "seed=5" in repr(venv)
+    venv.reset()
+    assert "seed=5" in repr(venv)
+    venv.reset(seed=8)
+    assert "seed=8" in repr(venv)
+
+
+def test_args__engine_options_given_to_make_say_where_they_belong():
+    with pytest.raises(ValueError, match="num_envs is an option of cardenvs.make_vector"):
+        cardenvs.make("piquet-v0", num_envs=8)
+    with pytest.raises(ValueError, match=r"reset\(seed=...\)"):
+        cardenvs.make("esel-v0", seed=3)
+    for key in ("autoreset", "validate"):
+        with pytest.raises(ValueError, match=f"{key} is an option of cardenvs.make_vector"):
+            cardenvs.make("piquet-v0", **{key: False})

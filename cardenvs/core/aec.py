@@ -7,11 +7,15 @@
 Rewards arrive on the step that ends the episode, for every agent at once; then every agent is
 terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each).
 
-Order is enforced by the env itself: ``step``/``observe`` before ``reset`` and ``step`` once every
-agent has stepped out raise ``RuntimeError`` / ``ValueError``. Unknown keys in ``reset``'s
-``options`` are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck``,
-``dealer`` and ``episode`` are validated (``episode``: see the batched engine,
-``cardenvs.core.vector``).
+Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``record`` and
+``determinize`` before ``reset`` raise ``RuntimeError``, ``step`` once every agent has stepped out
+raises ``ValueError``. Unknown keys in ``reset``'s ``options`` are ignored with a warning
+(PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and ``episode`` are validated
+(``episode``: see the batched engine, ``cardenvs.core.vector``).
+
+The constructor takes the game's config options only: ``num_envs``, ``seed``, ``autoreset`` and
+``validate`` belong to the batched engine (``cardenvs.make_vector``) and raise ``ValueError``
+(the seed of an AEC env is given to ``reset``).
 
 Illegal actions follow PettingZoo's classic convention (``TerminateIllegalWrapper``): with
 ``illegal_action="penalize"`` (default) a masked-out action ends the episode, the offending agent
@@ -53,6 +57,16 @@ from .vector import CardVectorEnv
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 RESET_OPTIONS = ("deck", "dealer", "episode")
+# keyword arguments of the batched engine that an AEC env does not take, and what to do instead
+ENGINE_ONLY = {
+    "num_envs": "num_envs is an option of cardenvs.make_vector (the batched engine), not of "
+    "cardenvs.make (an AEC env plays one game)",
+    "seed": "an AEC env takes its seed in reset(seed=...), not in cardenvs.make",
+    "autoreset": "autoreset is an option of cardenvs.make_vector (the batched engine), not of "
+    "cardenvs.make",
+    "validate": "validate is an option of cardenvs.make_vector (the batched engine), not of "
+    "cardenvs.make (an AEC env always checks actions: see illegal_action)",
+}
 
 
 class CardAECEnv(AECEnv):
@@ -75,6 +89,9 @@ class CardAECEnv(AECEnv):
                 f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
                 f"got {illegal_action!r}"
             )
+        for key in ENGINE_ONLY:
+            if key in config:
+                raise ValueError(ENGINE_ONLY[key])
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
@@ -178,6 +195,11 @@ class CardAECEnv(AECEnv):
             self._record["episode"] = episode
         self._record |= {"deals": [], "result": None}
         self._open_deal()
+
+    def last(self, observe: bool = True):
+        if self._record is None:
+            raise RuntimeError("call reset() before last()")
+        return super().last(observe)
 
     def observe(self, agent):
         if self._record is None:
@@ -311,6 +333,8 @@ class CardAECEnv(AECEnv):
         return self.simulator().determinize(self._engine.state, seat, rng)
 
     def render(self):
+        if self._record is None:
+            raise RuntimeError("call reset() before render()")
         if self.render_mode is None:
             import gymnasium
 

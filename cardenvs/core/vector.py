@@ -53,6 +53,8 @@ looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share
 
 from __future__ import annotations
 
+import reprlib
+
 import numpy as np
 from numba import njit
 
@@ -98,6 +100,32 @@ def check_int(value, name: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValueError(f"{name} must be in {low}..{high}, got {value!r}")
     return int(value)
+
+
+def short_repr(value) -> str:
+    """``repr(value)`` cut short for an error message (a long list of actions, say)."""
+    return _SHORT.repr(value)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlist = _SHORT.maxtuple = 10
+_SHORT.maxother = 200
+
+
+def int_array(values, name: str, what: str) -> np.ndarray:
+    """``values`` as an ``int64`` array if it holds integers (not bools, not floats; an empty
+    sequence is fine), else ``ValueError`` naming ``name`` and ``what`` is allowed."""
+    try:
+        a = np.asarray(values)
+    except ValueError:  # ragged nesting
+        raise ValueError(f"{name} must be {what}, got {short_repr(values)}") from None
+    if a.size == 0 and a.dtype.kind in "fiu":
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be {what}, got {short_repr(values)} (dtype {a.dtype})")
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} must be {what}, got {short_repr(values)}")
+    return a.astype(np.int64)
 
 
 @njit(cache=True)
@@ -200,7 +228,8 @@ class CardVectorEnv:
 
     Args:
         num_envs: number of games (rows), at least 1.
-        seed: base seed; row ``b`` uses ``seed + b``. ``None`` draws one from the OS.
+        seed: base seed for the first ``reset()`` (checked here); row ``b`` uses ``seed + b``.
+            ``None`` draws one from the OS.
         autoreset: start a new episode in a row as soon as it ends.
         validate: check every action against the mask and raise ``ValueError`` naming the row;
             ``False``: an illegal action is a no-op for its row (see the module docstring).
@@ -230,6 +259,8 @@ class CardVectorEnv:
         self.autoreset = bool(autoreset)
         self.validate = bool(validate)
         n = self.num_envs
+        if seed is not None:
+            check_seed(seed)  # a bad seed fails here, not at the first reset()
         self.state = g.layout.new(n)
         self._obs = np.zeros((n, g.obs_dim), np.float32)
         self._mask = np.zeros((n, g.num_actions), np.int8)
@@ -280,8 +311,9 @@ class CardVectorEnv:
         )
 
     def __repr__(self) -> str:
+        seed = self.seed if self._started else self._seed_arg
         return (
-            f"{type(self).__name__}(num_envs={self.num_envs}, seed={self.seed}, "
+            f"{type(self).__name__}(num_envs={self.num_envs}, seed={seed}, "
             f"autoreset={self.autoreset}, config={self.config})"
         )
 
@@ -370,7 +402,11 @@ class CardVectorEnv:
         last state before restarting it."""
         if not self._started:
             raise RuntimeError("call reset() before reset_rows()")
-        r = np.asarray(rows, np.int64).reshape(-1)
+        what = f"row indices: integers in 0..{self.num_envs - 1} (an int or a 1-D sequence)"
+        r = int_array(rows, "rows", what)
+        if r.ndim > 1:
+            raise ValueError(f"rows must be {what}, got shape {r.shape}")
+        r = r.reshape(-1)
         if ((r < 0) | (r >= self.num_envs)).any():
             raise ValueError(f"rows must be in 0..{self.num_envs - 1}, got {r.tolist()}")
         self._episodes = self._episode.astype(np.uint64).copy()
@@ -489,7 +525,13 @@ class CardVectorEnv:
 
     def observe(self, seats) -> np.ndarray:
         """Each row's observation for ``seats[b]`` (an int or one seat per row), a new array."""
-        s = np.broadcast_to(np.asarray(seats), (self.num_envs,)).astype(np.int64)
+        if not self._started:
+            raise RuntimeError("call reset() before observe()")
+        what = f"a seat in 0..{self.num_seats - 1} or one per row ({self.num_envs} integers)"
+        s = int_array(seats, "seats", what)
+        if s.ndim > 1 or s.size not in (1, self.num_envs):
+            raise ValueError(f"seats must be {what}, got shape {s.shape}")
+        s = np.ascontiguousarray(np.broadcast_to(s.reshape(-1), (self.num_envs,)))
         check_seats(s, self.num_seats)
         out = np.zeros((self.num_envs, self.game.obs_dim), np.float32)
         self.game.observe_rows(self.state, self._cfg, s, out)
@@ -507,6 +549,9 @@ class CardVectorEnv:
 
     def render(self, row: int = 0) -> str:
         """ANSI text of row ``row``."""
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        row = check_int(row, "row", 0, self.num_envs - 1)
         return self.game.render(self.state, row, self.config)
 
 
