@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.core.rng import MAX_SEED
 from cardenvs.core.sim import Simulator
 from cardenvs.core.vector import RandomLegal
 from cardenvs.wrappers import SingleAgentEnv
@@ -552,3 +553,47 @@ def test_args__engine_options_given_to_make_say_where_they_belong():
     for key in ("autoreset", "validate"):
         with pytest.raises(ValueError, match=f"{key} is an option of cardenvs.make_vector"):
             cardenvs.make("piquet-v0", **{key: False})
+
+
+# --- item 12: row seeds near 2**63, int8 current player ------------------------------------------
+def test_seeds__every_row_seed_is_one_a_single_env_accepts():
+    top = MAX_SEED - 3  # the largest seed of a 4-row engine
+    for bad in (top + 1, MAX_SEED):
+        with pytest.raises(ValueError, match=f"0\\.\\.{top} for 4 rows"):
+            cardenvs.make_vector("piquet-v0", num_envs=4, seed=bad)
+        venv = cardenvs.make_vector("piquet-v0", num_envs=4)
+        with pytest.raises(ValueError, match=f"0\\.\\.{top} for 4 rows"):
+            venv.reset(seed=bad)
+    venv = cardenvs.make_vector("piquet-v0", num_envs=4, seed=top, autoreset=False)
+    obs, mask, info = venv.reset()
+    env = cardenvs.make("piquet-v0")
+    env.reset(seed=MAX_SEED)  # row 3's seed
+    agent = env.agent_selection
+    assert agent == f"player_{info['current_player'][3]}"
+    assert np.array_equal(env.observe(agent)["observation"], obs[3])
+    assert np.array_equal(env.observe(agent)["action_mask"], mask[3])
+    one = cardenvs.make_vector("piquet-v0", num_envs=1, seed=MAX_SEED)
+    one.reset()
+    assert one.seed == MAX_SEED
+
+
+def test_seeds__current_player_is_int8_as_plain_python_too():
+    code = (
+        "import cardenvs\n"
+        "from cardenvs.core.vector import RandomLegal\n"
+        "venv = cardenvs.make_vector('esel-v0', num_envs=2, seed=0)\n"
+        "state = venv.game.layout.field(venv.state, 'current')\n"
+        "_, mask, info = venv.reset()\n"
+        "outs, policy = [info['current_player']], RandomLegal(0)\n"
+        "for _ in range(30):\n"
+        "    obs, mask, _, _, _, info = venv.step(policy(mask))\n"
+        "    outs.append(info['current_player'])\n"
+        "    assert info['current_player'].tolist() == state.tolist()\n"
+        "venv.reset_rows([1])\n"
+        "assert venv.current_player.tolist() == state.tolist()\n"
+        "outs.append(venv.current_player)\n"
+        "print(sorted({str(a.dtype) for a in outs}), any(a.flags.writeable for a in outs))\n"
+    )
+    run = run_python(code, NUMBA_DISABLE_JIT="1")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.split() == ["['int8']", "False"]

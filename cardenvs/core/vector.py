@@ -26,8 +26,10 @@ what you keep.
 - ``mask``, ``terminated``, ``truncated`` and ``info["current_player"]`` (also the properties
   ``action_mask`` and ``current_player``) are read-only views (writing raises ``ValueError``,
   and their ``writeable`` flag cannot be set again): the mask is the one ``validate`` checks
-  actions against, ``current_player`` is a view of the state itself, and a finished row's
-  ``terminated`` is not rewritten while it waits for a reset.
+  actions against, ``current_player`` is a view of the state itself (as plain Python,
+  ``NUMBA_DISABLE_JIT=1``, where the state is wide: of an int8 copy of it that every ``reset``,
+  ``step`` and ``reset_rows`` refreshes), and a finished row's ``terminated`` is not rewritten
+  while it waits for a reset.
 - ``observe(seats)`` returns a new array.
 
 Validation. With ``validate=True`` (default) ``step`` raises ``ValueError`` naming the first row
@@ -40,9 +42,10 @@ kernels test every action against the state itself, so no write to a returned ar
 them apply an illegal move.
 
 Seeding. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset
-with ``seed=s + b``. A row's games under its seed are numbered from 0: ``reset(seed=s)`` starts
-game 0, and every later game the row starts (``reset()`` without a seed, autoreset,
-``reset_rows``) is the next. ``options={"episode": k}`` makes ``reset`` start
+with ``seed=s + b``, so ``s`` must be in ``0..MAX_SEED - num_envs + 1`` (``core.rng.check_seed``;
+checked by the constructor and ``reset``). A row's games under its seed are numbered from 0:
+``reset(seed=s)`` starts game 0, and every later game the row starts (``reset()`` without a
+seed, autoreset, ``reset_rows``) is the next. ``options={"episode": k}`` makes ``reset`` start
 game ``k`` of the seed in every row instead, which is how a recorded game that was not its
 seed's first replays (``core.aec``).
 
@@ -77,6 +80,7 @@ _DERIVED = (
     "_episode",
     "_last_points",
     "_current_out",
+    "_current8",
     "_mask_out",
     "_terminated_out",
     "_truncated_out",
@@ -228,8 +232,8 @@ class CardVectorEnv:
 
     Args:
         num_envs: number of games (rows), at least 1.
-        seed: base seed for the first ``reset()`` (checked here); row ``b`` uses ``seed + b``.
-            ``None`` draws one from the OS.
+        seed: base seed for the first ``reset()``; row ``b`` uses ``seed + b``, so ``seed`` is in
+            ``0..MAX_SEED - num_envs + 1`` (checked here). ``None`` draws one from the OS.
         autoreset: start a new episode in a row as soon as it ends.
         validate: check every action against the mask and raise ``ValueError`` naming the row;
             ``False``: an illegal action is a no-op for its row (see the module docstring).
@@ -260,7 +264,7 @@ class CardVectorEnv:
         self.validate = bool(validate)
         n = self.num_envs
         if seed is not None:
-            check_seed(seed)  # a bad seed fails here, not at the first reset()
+            check_seed(seed, rows=n)  # a bad seed fails here, not at the first reset()
         self.state = g.layout.new(n)
         self._obs = np.zeros((n, g.obs_dim), np.float32)
         self._mask = np.zeros((n, g.num_actions), np.int8)
@@ -286,7 +290,14 @@ class CardVectorEnv:
         self._episode = g.layout.field(self.state, "episode")
         self._last_points = g.layout.field(self.state, "last_points")
         # what the caller gets: read-only views (see the module docstring)
-        self._current_out = g.layout.field(self.state._replace(f=readonly(self.state.f)), "current")
+        f = self.state.f
+        if f.dtype == np.int8:
+            self._current8 = None
+            self._current_out = g.layout.field(self.state._replace(f=readonly(f)), "current")
+        else:  # plain Python (NUMBA_DISABLE_JIT=1): a wide state (core.state.ARRAYS), so an int8
+            # copy of ``current``, refreshed after every kernel call (``_sync_current``)
+            self._current8 = self._current.astype(np.int8)
+            self._current_out = readonly(self._current8)
         self._mask_out = readonly(self._mask)
         self._terminated_out = readonly(self._terminated)
         self._truncated_out = readonly(self._truncated)
@@ -351,8 +362,9 @@ class CardVectorEnv:
         """Start a new episode in every row.
 
         Args:
-            seed: row ``b`` is seeded with ``seed + b``; ``None`` continues the episode counter
-                of the previous seed (or draws a seed on the first call).
+            seed: row ``b`` is seeded with ``seed + b`` (``seed`` in
+                ``0..MAX_SEED - num_envs + 1``); ``None`` continues the episode counter of the
+                previous seed (or, on the first call, takes the constructor's seed or draws one).
             options: ``{"deck": order}`` fixes the first deal (one order for every row, or one
                 per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer,
                 ``{"episode": k}`` (an int in ``0..MAX_EPISODE``) starts episode ``k`` of the
@@ -363,7 +375,7 @@ class CardVectorEnv:
             seed = self._seed_arg
         # validate everything before changing anything, so a bad call leaves the engine usable
         reseed = seed is not None or not self._started
-        seed = check_seed(seed) if reseed else self.seed
+        seed = check_seed(seed, rows=n) if reseed else self.seed
         episode = None
         if isinstance(options, dict) and "episode" in options:
             options = dict(options)
@@ -393,6 +405,7 @@ class CardVectorEnv:
         self._terminated[:] = False
         if self._step_entry is None:
             self._resolve_kernels()  # once, before the first step (step needs a reset first)
+        self._sync_current()
         self._started = True
         return self._obs, self._mask_out, {"current_player": self._current_out}
 
@@ -425,6 +438,7 @@ class CardVectorEnv:
         )
         self._rewards[r] = 0
         self._terminated[r] = False
+        self._sync_current()
 
     def _parse_options(self, options):
         n, d = self.num_envs, self.game.deck.size
@@ -502,6 +516,12 @@ class CardVectorEnv:
             {"current_player": self._current_out},
         )
 
+    def _sync_current(self) -> None:
+        """Plain Python only (``_current8``): copy the state's ``current`` into the int8 array
+        that ``current_player`` views. Compiled, that is a view of the state itself."""
+        if self._current8 is not None:
+            self._current8[:] = self._current
+
     def _resolve_kernels(self) -> None:
         """Look up the compiled step kernel and action check for this engine's buffers once, so
         that ``step`` calls them without numba's per-call dispatch (``core.direct``)."""
@@ -512,6 +532,14 @@ class CardVectorEnv:
             (self.state, self._cfg, a, self.autoreset, self._obs, self._mask)
             + (self._rewards, self._terminated),
         )
+        if self._current8 is not None:  # plain Python: refresh the int8 ``current`` after a step
+            kernel = self._step_entry
+
+            def step_entry(*args) -> None:
+                kernel(*args)
+                self._sync_current()
+
+            self._step_entry = step_entry
 
     def _illegal_message(self, b: int, a: int) -> str:
         legal = np.flatnonzero(self._mask[b])
