@@ -28,11 +28,11 @@ from cardenvs.core.vector import RandomLegal
 def _engine(env_id: str, n: int, lockstep: bool):
     venv = cardenvs.make_vector(env_id, num_envs=n, seed=0)
     policy = RandomLegal(1)
-    _, mask, _ = venv.reset()
+    venv.reset()
     if lockstep:
         for field in venv.state:
             field[:] = field[0]
-        mask[:] = mask[0]
+        venv._mask[:] = venv._mask[0]  # the engine's own buffer (the one it returns is read-only)
 
     def step() -> None:
         actions = policy(venv.action_mask)

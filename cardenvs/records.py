@@ -6,6 +6,8 @@ A record (``env.unwrapped.record()``) is a dict with
 - ``config`` (dict): the id's ``Config`` options (nothing else: no ``render_mode``, no
   ``illegal_action``; a replay never renders and always checks every action);
 - ``seed`` (int, or None);
+- ``episode`` (int >= 0, optional): the game's index under its seed (absent: 0, the seed's first
+  game; a game after a ``reset()`` without a seed has one);
 - ``deals`` (a non-empty list), each a dict with ``deck`` (list of card strings), ``dealer``
   (int), ``actions`` (list of ``[seat, action name]`` pairs) and ``points`` (list of ints, one
   per seat), plus the game's own extras;
@@ -66,6 +68,9 @@ def check_record(record) -> None:
         )
     if seed is not None and not _is_int(seed):
         raise ValueError(f"record['seed'] must be an int or None, got {brief(seed)}")
+    episode = record.get("episode", 0)
+    if not _is_int(episode) or episode < 0:
+        raise ValueError(f"record['episode'] must be an int >= 0 (or absent), got {brief(episode)}")
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
         raise ValueError(f"record['deals'] must be a non-empty list of deals, got {brief(deals)}")
@@ -146,7 +151,10 @@ def replay_record(record: dict) -> dict:
     module.GAME.config_cls.from_kwargs(**config)
     env = module.env(illegal_action="raise", **config)
     deals = record["deals"]
-    env.reset(seed=record["seed"], options={"deck": deals[0]["deck"], "dealer": deals[0]["dealer"]})
+    options = {"deck": deals[0]["deck"], "dealer": deals[0]["dealer"]}
+    if "episode" in record:  # the game's index under its seed (absent: 0; see core.aec)
+        options["episode"] = record["episode"]
+    env.reset(seed=record["seed"], options=options)
     core = env.unwrapped
     replayed = core._record["deals"]
     for i, deal in enumerate(deals):

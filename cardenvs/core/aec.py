@@ -7,16 +7,42 @@
 Rewards arrive on the step that ends the episode, for every agent at once; then every agent is
 terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each).
 
-Order is enforced by the env itself: ``step``/``observe`` before ``reset`` and ``step`` once every
-agent has stepped out raise ``RuntimeError`` / ``ValueError``. Unknown keys in ``reset``'s
-``options`` are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck`` and
-``dealer`` are validated.
+Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``record`` and
+``determinize`` before ``reset`` raise ``RuntimeError``, ``step`` once every agent has stepped out
+raises ``ValueError``. Unknown keys in ``reset``'s ``options`` are ignored with a warning
+(PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and ``episode`` are validated
+(``episode``: see the batched engine, ``cardenvs.core.vector``).
+
+The constructor takes the game's config options only: ``num_envs``, ``seed``, ``autoreset`` and
+``validate`` belong to the batched engine (``cardenvs.make_vector``) and raise ``ValueError``
+(the seed of an AEC env is given to ``reset``).
 
 Illegal actions follow PettingZoo's classic convention (``TerminateIllegalWrapper``): with
 ``illegal_action="penalize"`` (default) a masked-out action ends the episode, the offending agent
 gets ``-1``, the others ``0``, and ``infos[agent]["illegal_move"]`` is True. With
 ``illegal_action="raise"`` a ``ValueError`` names the action and the legal ones and the game is
 left unchanged. An action outside the action space always raises ``ValueError``.
+
+Records. ``record()`` returns the game so far as a JSON-able dict, which ``cardenvs.replay``
+replays and checks:
+
+- ``"game"``, ``"version"``: the id's parts (``"piquet"``, ``0`` for ``piquet-v0``);
+- ``"config"``: the game's config as a dict (``Config.to_dict()``);
+- ``"seed"``: the seed of the ``reset`` that started the current seed's games (drawn from the OS
+  when ``reset`` never had one);
+- ``"episode"``: the game's index among the games played since that seed, ``k`` for the game of
+  the ``k``-th ``reset()`` without a seed after ``reset(seed=...)``; present only when not 0, so
+  the record of a seed's first game (and every record written before the field existed) has
+  none, and a record without it is episode 0. Replay resets with ``seed`` and
+  ``options={"episode": k, "deck": ..., "dealer": ...}``;
+- ``"deals"``: one dict per deal, in order: ``"deck"`` (the deal's cards in dealing order, card
+  strings), ``"dealer"`` (seat), ``"actions"`` (``[seat, action name]`` pairs in order),
+  ``"points"`` (per seat, once the deal is over) and the game's own extras (``deal_extras``);
+- ``"result"``: ``None`` until the game ends, then the game's result dict, or
+  ``{"illegal_move": seat, "action": id}`` when a penalized illegal move ended it.
+
+``copy.deepcopy`` and ``pickle`` give an independent env that plays on exactly as the original
+would; ``copy.copy`` raises ``TypeError`` (a shallow copy would share the game state).
 """
 
 from __future__ import annotations
@@ -30,6 +56,17 @@ from pettingzoo import AECEnv
 from .vector import CardVectorEnv
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
+RESET_OPTIONS = ("deck", "dealer", "episode")
+# keyword arguments of the batched engine that an AEC env does not take, and what to do instead
+ENGINE_ONLY = {
+    "num_envs": "num_envs is an option of cardenvs.make_vector (the batched engine), not of "
+    "cardenvs.make (an AEC env plays one game)",
+    "seed": "an AEC env takes its seed in reset(seed=...), not in cardenvs.make",
+    "autoreset": "autoreset is an option of cardenvs.make_vector (the batched engine), not of "
+    "cardenvs.make",
+    "validate": "validate is an option of cardenvs.make_vector (the batched engine), not of "
+    "cardenvs.make (an AEC env always checks actions: see illegal_action)",
+}
 
 
 class CardAECEnv(AECEnv):
@@ -52,6 +89,9 @@ class CardAECEnv(AECEnv):
                 f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
                 f"got {illegal_action!r}"
             )
+        for key in ENGINE_ONLY:
+            if key in config:
+                raise ValueError(ENGINE_ONLY[key])
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
@@ -86,6 +126,22 @@ class CardAECEnv(AECEnv):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game.env_id}, config={self.config})"
 
+    def __getstate__(self) -> dict:
+        """Pickle and deep copy: everything but ``game`` (the engine class's ``GameDef``, taken
+        again from the copied engine; the engine pickles itself: ``CardVectorEnv``)."""
+        return {k: v for k, v in self.__dict__.items() if k != "game"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.game = self._engine.game
+
+    def __copy__(self):
+        raise TypeError(
+            f"{type(self).__name__} cannot be shallow-copied (copy.copy): the copy would share "
+            "the game state with the original; use copy.deepcopy(env) (or pickle) for an "
+            "independent copy"
+        )
+
     def observation_space(self, agent):
         return self.observation_spaces[agent]
 
@@ -112,14 +168,14 @@ class CardAECEnv(AECEnv):
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict with keys 'deck', 'dealer', got {options!r}")
         if options:
-            unknown = sorted(set(options) - {"deck", "dealer"})
+            unknown = sorted(set(options) - set(RESET_OPTIONS))
             if unknown:
                 import gymnasium
 
                 gymnasium.logger.warn(
-                    f"reset ignores unknown option(s) {unknown}; known: 'deck', 'dealer'"
+                    f"reset ignores unknown option(s) {unknown}; known: {list(RESET_OPTIONS)}"
                 )
-                options = {k: v for k, v in options.items() if k in ("deck", "dealer")}
+                options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
         self._engine.reset(seed=seed, options=options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -133,10 +189,17 @@ class CardAECEnv(AECEnv):
             "version": self.game.version,
             "config": self.config.to_dict(),
             "seed": self._engine.seed,
-            "deals": [],
-            "result": None,
         }
+        episode = int(self._engine._episode[0])
+        if episode:  # see the module docstring: absent for a seed's first game
+            self._record["episode"] = episode
+        self._record |= {"deals": [], "result": None}
         self._open_deal()
+
+    def last(self, observe: bool = True):
+        if self._record is None:
+            raise RuntimeError("call reset() before last()")
+        return super().last(observe)
 
     def observe(self, agent):
         if self._record is None:
@@ -270,6 +333,8 @@ class CardAECEnv(AECEnv):
         return self.simulator().determinize(self._engine.state, seat, rng)
 
     def render(self):
+        if self._record is None:
+            raise RuntimeError("call reset() before render()")
         if self.render_mode is None:
             import gymnasium
 
@@ -286,8 +351,7 @@ class CardAECEnv(AECEnv):
 
     # -- records -------------------------------------------------------------------------------
     def record(self) -> dict:
-        """The JSON-able record of the game so far (see DESIGN: game, version, config, seed,
-        deals with deck, dealer, actions and points, result)."""
+        """The JSON-able record of the game so far (the format: see the module docstring)."""
         if self._record is None:
             raise RuntimeError("call reset() before record()")
         return json.loads(json.dumps(self._record))

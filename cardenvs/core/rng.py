@@ -56,12 +56,23 @@ def key_from_seed(seed: int) -> np.uint64:
     return np.uint64(mix64(np.uint64(seed)))
 
 
-def check_seed(seed) -> int:
-    """Validate a user seed (``None`` draws a fresh one from the OS)."""
+def check_seed(seed, rows: int = 1) -> int:
+    """Validate a user seed (``None`` draws a fresh one from the OS).
+
+    Every seed is in ``0..MAX_SEED``. A batched engine of ``rows`` rows seeds row ``b`` with
+    ``seed + b``, so for it every row seed must be one a single env accepts: ``seed`` must be in
+    ``0..MAX_SEED - rows + 1`` (``None`` draws one there), else ``ValueError`` names that bound.
+    """
+    top = MAX_SEED - (rows - 1)  # the largest seed whose rows' seeds are all at most MAX_SEED
     if seed is None:
-        return secrets.randbelow(MAX_SEED)
+        return secrets.randbelow(top)
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int in 0..{MAX_SEED} or None, got {seed!r}")
-    if not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"seed must be in 0..{MAX_SEED}, got {seed}")
+        raise ValueError(f"seed must be an int in 0..{top} or None, got {seed!r}")
+    if not 0 <= int(seed) <= top:
+        if rows == 1:
+            raise ValueError(f"seed must be in 0..{MAX_SEED}, got {seed}")
+        raise ValueError(
+            f"seed must be in 0..{top} for {rows} rows (row b is seeded with seed + b, and a "
+            f"seed is at most {MAX_SEED}), got {seed}"
+        )
     return int(seed)

@@ -16,12 +16,47 @@ observation and mask to the new one. Episodes are bounded, so ``truncated`` is a
 ``sides`` groups the seats by the side they play for: partners share every reward (partnership
 Piquet: ``((0, 2), (1, 3))``; the other games: every seat alone, ``((0,), (1,), ...)``).
 
-The returned arrays are the engine's own buffers, overwritten by the next call: copy what you
-keep. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset with
-``seed=s + b``.
+Returned arrays. Every array ``reset`` and ``step`` return is one of the engine's own buffers,
+allocated once and overwritten in place by the next ``reset``, ``step`` or ``reset_rows``: copy
+what you keep.
+
+- ``obs`` and ``rewards`` are writable: the engine never reads them, and every ``step`` and
+  ``reset`` rewrites every row of them (``reset_rows``: the rows it restarts), so writing them
+  changes nothing but what you hold of this call's values.
+- ``mask``, ``terminated``, ``truncated`` and ``info["current_player"]`` (also the properties
+  ``action_mask`` and ``current_player``) are read-only views (writing raises ``ValueError``,
+  and their ``writeable`` flag cannot be set again): the mask is the one ``validate`` checks
+  actions against, ``current_player`` is a view of the state itself (as plain Python,
+  ``NUMBA_DISABLE_JIT=1``, where the state is wide: of an int8 copy of it that every ``reset``,
+  ``step`` and ``reset_rows`` refreshes), and a finished row's ``terminated`` is not rewritten
+  while it waits for a reset.
+- ``observe(seats)`` returns a new array.
+
+Validation. With ``validate=True`` (default) ``step`` raises ``ValueError`` naming the first row
+whose action is masked out (its mask row is all zero once its game is over without autoreset),
+and nothing is applied. With ``validate=False`` such a row is a silent no-op: its state is left
+unchanged, its reward is 0, ``terminated`` is False for a live row (a finished row keeps its
+True) and its observation and mask are written again for the same position; the other rows step
+normally. An action outside ``0..num_actions - 1`` raises ``ValueError`` in either mode. The
+kernels test every action against the state itself, so no write to a returned array can make
+them apply an illegal move.
+
+Seeding. Row ``b`` of an engine reset with ``seed=s`` plays the same games as a single env reset
+with ``seed=s + b``, so ``s`` must be in ``0..MAX_SEED - num_envs + 1`` (``core.rng.check_seed``;
+checked by the constructor and ``reset``). A row's games under its seed are numbered from 0:
+``reset(seed=s)`` starts game 0, and every later game the row starts (``reset()`` without a
+seed, autoreset, ``reset_rows``) is the next. ``options={"episode": k}`` makes ``reset`` start
+game ``k`` of the seed in every row instead, which is how a recorded game that was not its
+seed's first replays (``core.aec``).
+
+Copies. ``copy.deepcopy`` and ``pickle`` give an independent engine that plays on exactly as the
+original would (state, buffers, seed and episode counters are copied; the compiled kernels are
+looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share the state).
 """
 
 from __future__ import annotations
+
+import reprlib
 
 import numpy as np
 from numba import njit
@@ -31,8 +66,70 @@ from .bytemask import fits, row_bits, select128
 from .cards import format_cards
 from .direct import entry_for
 from .game import GameDef
-from .rng import check_seed, key_from_seed, mix64
+from .rng import MAX_SEED, check_seed, key_from_seed, mix64
 from .seats import check_seats
+
+MAX_EPISODE = MAX_SEED  # the largest episode index ``options={"episode": k}`` accepts
+
+# attributes rebuilt from the others (views of the state and buffers, compiled kernels): left out
+# of a pickle or deep copy and made again by ``__setstate__``
+_DERIVED = (
+    "_current",
+    "_deal_no",
+    "_dealer",
+    "_episode",
+    "_last_points",
+    "_current_out",
+    "_current8",
+    "_mask_out",
+    "_terminated_out",
+    "_truncated_out",
+    "_step_rows",
+    "_check_entry",
+    "_step_entry",
+)
+
+
+def readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view of the C-contiguous array ``a`` whose ``writeable`` flag cannot be set
+    again (its buffer is a read-only memoryview of ``a``'s): ``a`` itself stays writable."""
+    return np.frombuffer(memoryview(a).toreadonly(), a.dtype).reshape(a.shape)
+
+
+def check_int(value, name: str, low: int, high: int) -> int:
+    """``value`` as an int if it is an integer (not a bool) in ``low..high``, else ``ValueError``
+    naming ``name`` and what is allowed."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value!r}")
+    return int(value)
+
+
+def short_repr(value) -> str:
+    """``repr(value)`` cut short for an error message (a long list of actions, say)."""
+    return _SHORT.repr(value)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlist = _SHORT.maxtuple = 10
+_SHORT.maxother = 200
+
+
+def int_array(values, name: str, what: str) -> np.ndarray:
+    """``values`` as an ``int64`` array if it holds integers (not bools, not floats; an empty
+    sequence is fine), else ``ValueError`` naming ``name`` and ``what`` is allowed."""
+    try:
+        a = np.asarray(values)
+    except ValueError:  # ragged nesting
+        raise ValueError(f"{name} must be {what}, got {short_repr(values)}") from None
+    if a.size == 0 and a.dtype.kind in "fiu":
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be {what}, got {short_repr(values)} (dtype {a.dtype})")
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} must be {what}, got {short_repr(values)}")
+    return a.astype(np.int64)
 
 
 @njit(cache=True)
@@ -135,9 +232,11 @@ class CardVectorEnv:
 
     Args:
         num_envs: number of games (rows), at least 1.
-        seed: base seed; row ``b`` uses ``seed + b``. ``None`` draws one from the OS.
+        seed: base seed for the first ``reset()``; row ``b`` uses ``seed + b``, so ``seed`` is in
+            ``0..MAX_SEED - num_envs + 1`` (checked here). ``None`` draws one from the OS.
         autoreset: start a new episode in a row as soon as it ends.
-        validate: check every action against the mask and raise ``ValueError`` naming the row.
+        validate: check every action against the mask and raise ``ValueError`` naming the row;
+            ``False``: an illegal action is a no-op for its row (see the module docstring).
         **config: the game's ``Config`` options.
     """
 
@@ -155,7 +254,6 @@ class CardVectorEnv:
         g = self.game
         self.config = g.config_cls.from_kwargs(**config)
         self._cfg = self.config.to_array()
-        self._step_rows = g.step_kernel(self._cfg)
         self.num_envs = int(num_envs)
         self.num_seats = g.num_seats(self.config)
         # seats grouped by the side they play for (partners share every reward)
@@ -165,13 +263,9 @@ class CardVectorEnv:
         self.autoreset = bool(autoreset)
         self.validate = bool(validate)
         n = self.num_envs
+        if seed is not None:
+            check_seed(seed, rows=n)  # a bad seed fails here, not at the first reset()
         self.state = g.layout.new(n)
-        # views of the fields the front ends read (the state arrays are never reallocated)
-        self._current = g.layout.field(self.state, "current")
-        self._deal_no = g.layout.field(self.state, "deal_no")
-        self._dealer = g.layout.field(self.state, "dealer")
-        self._episode = g.layout.field(self.state, "episode")
-        self._last_points = g.layout.field(self.state, "last_points")
         self._obs = np.zeros((n, g.obs_dim), np.float32)
         self._mask = np.zeros((n, g.num_actions), np.int8)
         self._rewards = np.zeros((n, self.num_seats), np.float32)
@@ -181,11 +275,56 @@ class CardVectorEnv:
         self._seed_arg = seed
         self.seed = None
         self._started = False
+        self._bind()
+
+    def _bind(self) -> None:
+        """Make the attributes derived from the state and buffers (``_DERIVED``): the views of
+        the fields the front ends read, the read-only views handed out, the step kernel. The
+        state arrays and buffers are never reallocated, so this runs once per object (and again
+        for a copy, on its own arrays: ``__setstate__``)."""
+        g = self.game
+        self._step_rows = g.step_kernel(self._cfg)
+        self._current = g.layout.field(self.state, "current")
+        self._deal_no = g.layout.field(self.state, "deal_no")
+        self._dealer = g.layout.field(self.state, "dealer")
+        self._episode = g.layout.field(self.state, "episode")
+        self._last_points = g.layout.field(self.state, "last_points")
+        # what the caller gets: read-only views (see the module docstring)
+        f = self.state.f
+        if f.dtype == np.int8:
+            self._current8 = None
+            self._current_out = g.layout.field(self.state._replace(f=readonly(f)), "current")
+        else:  # plain Python (NUMBA_DISABLE_JIT=1): a wide state (core.state.ARRAYS), so an int8
+            # copy of ``current``, refreshed after every kernel call (``_sync_current``)
+            self._current8 = self._current.astype(np.int8)
+            self._current_out = readonly(self._current8)
+        self._mask_out = readonly(self._mask)
+        self._terminated_out = readonly(self._terminated)
+        self._truncated_out = readonly(self._truncated)
         self._check_entry = self._step_entry = None  # compiled kernels, looked up by reset()
+        if self._started:
+            self._resolve_kernels()
+
+    def __getstate__(self) -> dict:
+        """Pickle and deep copy: everything but the derived attributes (``_DERIVED``: views that
+        a copy must take of its own arrays, and compiled kernels, which do not pickle)."""
+        return {k: v for k, v in self.__dict__.items() if k not in _DERIVED}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind()
+
+    def __copy__(self):
+        raise TypeError(
+            f"{type(self).__name__} cannot be shallow-copied (copy.copy): the copy would share "
+            "the game state with the original; use copy.deepcopy(engine) (or pickle) for an "
+            "independent copy"
+        )
 
     def __repr__(self) -> str:
+        seed = self.seed if self._started else self._seed_arg
         return (
-            f"{type(self).__name__}(num_envs={self.num_envs}, seed={self.seed}, "
+            f"{type(self).__name__}(num_envs={self.num_envs}, seed={seed}, "
             f"autoreset={self.autoreset}, config={self.config})"
         )
 
@@ -223,21 +362,31 @@ class CardVectorEnv:
         """Start a new episode in every row.
 
         Args:
-            seed: row ``b`` is seeded with ``seed + b``; ``None`` continues the episode counter
-                of the previous seed (or draws a seed on the first call).
+            seed: row ``b`` is seeded with ``seed + b`` (``seed`` in
+                ``0..MAX_SEED - num_envs + 1``); ``None`` continues the episode counter of the
+                previous seed (or, on the first call, takes the constructor's seed or draws one).
             options: ``{"deck": order}`` fixes the first deal (one order for every row, or one
-                per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer.
+                per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer,
+                ``{"episode": k}`` (an int in ``0..MAX_EPISODE``) starts episode ``k`` of the
+                seed in every row instead of episode 0 (with a seed) or the next one.
         """
         n = self.num_envs
         if seed is None and not self._started:
             seed = self._seed_arg
         # validate everything before changing anything, so a bad call leaves the engine usable
         reseed = seed is not None or not self._started
-        seed = check_seed(seed) if reseed else self.seed
+        seed = check_seed(seed, rows=n) if reseed else self.seed
+        episode = None
+        if isinstance(options, dict) and "episode" in options:
+            options = dict(options)
+            episode = check_int(options.pop("episode"), "options['episode']", 0, MAX_EPISODE)
         decks, dealers = self._parse_options(options)
         if reseed:
             self.seed = seed
             self._keys = np.array([key_from_seed(seed + b) for b in range(n)], np.uint64)
+        if episode is not None:
+            self._episodes = np.full(n, episode, np.uint64)
+        elif reseed:
             self._episodes = np.zeros(n, np.uint64)
         else:
             self._episodes = self._episode.astype(np.uint64) + np.uint64(1)
@@ -256,8 +405,9 @@ class CardVectorEnv:
         self._terminated[:] = False
         if self._step_entry is None:
             self._resolve_kernels()  # once, before the first step (step needs a reset first)
+        self._sync_current()
         self._started = True
-        return self._obs, self._mask, {"current_player": self._current}
+        return self._obs, self._mask_out, {"current_player": self._current_out}
 
     def reset_rows(self, rows) -> None:
         """Start the next episode (same seed, next episode index) in the given rows only, as
@@ -265,7 +415,11 @@ class CardVectorEnv:
         last state before restarting it."""
         if not self._started:
             raise RuntimeError("call reset() before reset_rows()")
-        r = np.asarray(rows, np.int64).reshape(-1)
+        what = f"row indices: integers in 0..{self.num_envs - 1} (an int or a 1-D sequence)"
+        r = int_array(rows, "rows", what)
+        if r.ndim > 1:
+            raise ValueError(f"rows must be {what}, got shape {r.shape}")
+        r = r.reshape(-1)
         if ((r < 0) | (r >= self.num_envs)).any():
             raise ValueError(f"rows must be in 0..{self.num_envs - 1}, got {r.tolist()}")
         self._episodes = self._episode.astype(np.uint64).copy()
@@ -284,6 +438,7 @@ class CardVectorEnv:
         )
         self._rewards[r] = 0
         self._terminated[r] = False
+        self._sync_current()
 
     def _parse_options(self, options):
         from .messages import brief
@@ -388,12 +543,18 @@ class CardVectorEnv:
         )
         return (
             self._obs,
-            self._mask,
+            self._mask_out,
             self._rewards,
-            self._terminated,
-            self._truncated,
-            {"current_player": self._current},
+            self._terminated_out,
+            self._truncated_out,
+            {"current_player": self._current_out},
         )
+
+    def _sync_current(self) -> None:
+        """Plain Python only (``_current8``): copy the state's ``current`` into the int8 array
+        that ``current_player`` views. Compiled, that is a view of the state itself."""
+        if self._current8 is not None:
+            self._current8[:] = self._current
 
     def _resolve_kernels(self) -> None:
         """Look up the compiled step kernel and action check for this engine's buffers once, so
@@ -405,6 +566,14 @@ class CardVectorEnv:
             (self.state, self._cfg, a, self.autoreset, self._obs, self._mask)
             + (self._rewards, self._terminated),
         )
+        if self._current8 is not None:  # plain Python: refresh the int8 ``current`` after a step
+            kernel = self._step_entry
+
+            def step_entry(*args) -> None:
+                kernel(*args)
+                self._sync_current()
+
+            self._step_entry = step_entry
 
     def _illegal_message(self, b: int, a: int) -> str:
         legal = np.flatnonzero(self._mask[b])
@@ -418,7 +587,13 @@ class CardVectorEnv:
 
     def observe(self, seats) -> np.ndarray:
         """Each row's observation for ``seats[b]`` (an int or one seat per row), a new array."""
-        s = np.broadcast_to(np.asarray(seats), (self.num_envs,)).astype(np.int64)
+        if not self._started:
+            raise RuntimeError("call reset() before observe()")
+        what = f"a seat in 0..{self.num_seats - 1} or one per row ({self.num_envs} integers)"
+        s = int_array(seats, "seats", what)
+        if s.ndim > 1 or s.size not in (1, self.num_envs):
+            raise ValueError(f"seats must be {what}, got shape {s.shape}")
+        s = np.ascontiguousarray(np.broadcast_to(s.reshape(-1), (self.num_envs,)))
         check_seats(s, self.num_seats)
         out = np.zeros((self.num_envs, self.game.obs_dim), np.float32)
         self.game.observe_rows(self.state, self._cfg, s, out)
@@ -426,14 +601,19 @@ class CardVectorEnv:
 
     @property
     def current_player(self) -> np.ndarray:
-        return self._current
+        """The seat to act in each row (-1 where the game is over), read-only int8."""
+        return self._current_out
 
     @property
     def action_mask(self) -> np.ndarray:
-        return self._mask
+        """The legal-action mask of each row, read-only (the buffer ``step`` returns)."""
+        return self._mask_out
 
     def render(self, row: int = 0) -> str:
         """ANSI text of row ``row``."""
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        row = check_int(row, "row", 0, self.num_envs - 1)
         return self.game.render(self.state, row, self.config)
 
 

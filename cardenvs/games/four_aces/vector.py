@@ -7,7 +7,13 @@ from ...core.vector import CardVectorEnv
 from . import render as _render
 from . import rules as R
 
-GAME = GameDef.from_rules(R, _render.render, num_seats=lambda config: config.num_players)
+
+def num_seats(config) -> int:
+    """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
+    return config.num_players
+
+
+GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
 
 
 class FourAcesVectorEnv(CardVectorEnv):

@@ -1601,6 +1601,21 @@ def determinize(s: State, b: int, config, seat: int, rng) -> None:
     deal.write(new)
 
 
+def _three_seats(config) -> int:
+    """``GameDef.num_seats`` of Piquet normand (module-level, so a ``GameDef`` pickles)."""
+    return 3
+
+
+def _four_seats(config) -> int:
+    """``GameDef.num_seats`` of partnership Piquet."""
+    return 4
+
+
+def _partners_opposite(config) -> tuple:
+    """``GameDef.sides`` of partnership Piquet: partners sit opposite (spec 3.3)."""
+    return ((0, 2), (1, 3))
+
+
 def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
     """The ``GameDef`` of one of the two ids (the kernels are shared; the config class, the
     seat count and the observation layout differ)."""
@@ -1612,7 +1627,7 @@ def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
         num_actions=NUM_ACTIONS,
         action_names=ACTION_NAMES,
         obs_layout=OBS_LAYOUTS[num_seats],
-        num_seats=lambda config: num_seats,
+        num_seats=_four_seats if num_seats == 4 else _three_seats,
         layout=LAYOUT,
         reset_rows=reset_rows,
         step_rows=step_rows_partnership if num_seats == 4 else step_rows_normand,
@@ -1624,7 +1639,7 @@ def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
         deal_extras=deal_extras,
         determinize=determinize,
         # partnership: partners sit opposite (spec 3.3); normand: every player for himself
-        sides=(lambda config: ((0, 2), (1, 3))) if num_seats == 4 else None,
+        sides=_partners_opposite if num_seats == 4 else None,
     )
 
 

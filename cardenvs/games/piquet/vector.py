@@ -7,7 +7,13 @@ from ...core.vector import CardVectorEnv
 from . import render as _render
 from . import rules as R
 
-GAME = GameDef.from_rules(R, _render.render, num_seats=lambda config: R.NUM_SEATS)
+
+def num_seats(config) -> int:
+    """Two seats whatever the config (module-level, so a ``GameDef`` pickles)."""
+    return R.NUM_SEATS
+
+
+GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
 
 
 class PiquetVectorEnv(CardVectorEnv):
