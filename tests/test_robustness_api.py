@@ -549,3 +549,33 @@ def test_pettingzoo__make_needs_import_cardenvs_and_the_docs_say_so():
     assert "import cardenvs" in comment
     assert 'pettingzoo.make("aec", "cardenvs/piquet-v0")' in cardenvs.__doc__
     assert "import cardenvs" in cardenvs.__doc__
+
+
+# --- messages and options met after the engine branch's merge -----------------------------------
+@pytest.mark.parametrize("episode", [-1, 1.5, True, "2", None])
+def test_replay__a_bad_episode_is_refused(deal_record, episode):
+    record = copy.deepcopy(deal_record)
+    record["episode"] = episode
+    with pytest.raises(ValueError, match=r"record\['episode'\] must be an int >= 0"):
+        cardenvs.replay(record)
+
+
+def test_reset__unknown_option_keys_of_mixed_types_are_warned_about():
+    """``sorted`` of keys of mixed types raised TypeError; the AEC env warns and goes on."""
+    env = cardenvs.make("piquet-v0")
+    with pytest.warns(UserWarning, match="unknown option"):
+        env.reset(seed=0, options={1: "x", "a": "y", ("t",): 0})
+    assert env.agents
+
+
+def test_reset__the_engine_names_every_reset_option():
+    venv = cardenvs.make_vector("piquet-v0", 2, seed=0)
+    with pytest.raises(ValueError, match="allowed: deck, dealer, episode"):
+        venv.reset(options={"nope": 1})
+
+
+def test_action_id__a_huge_name_is_cut_short_in_the_message():
+    env = cardenvs.make("piquet-v0")
+    with pytest.raises(ValueError) as e:
+        env.unwrapped.action_id("x" * 1_000_000)
+    assert len(str(e.value)) < 1000

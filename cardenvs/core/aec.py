@@ -53,6 +53,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .messages import brief
 from .vector import CardVectorEnv
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
@@ -166,14 +167,17 @@ class CardAECEnv(AECEnv):
     # -- PettingZoo API ------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
         if options is not None and not isinstance(options, dict):
-            raise ValueError(f"options must be a dict with keys 'deck', 'dealer', got {options!r}")
+            raise ValueError(
+                f"options must be a dict with keys {list(RESET_OPTIONS)}, got {brief(options)}"
+            )
         if options:
-            unknown = sorted(set(options) - set(RESET_OPTIONS))
+            unknown = sorted(set(options) - set(RESET_OPTIONS), key=repr)  # keys of any type
             if unknown:
                 import gymnasium
 
                 gymnasium.logger.warn(
-                    f"reset ignores unknown option(s) {unknown}; known: {list(RESET_OPTIONS)}"
+                    f"reset ignores unknown option(s) {brief(unknown)}; known: "
+                    f"{list(RESET_OPTIONS)}"
                 )
                 options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
         self._engine.reset(seed=seed, options=options)

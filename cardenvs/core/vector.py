@@ -66,6 +66,7 @@ from .bytemask import fits, row_bits, select128
 from .cards import format_cards
 from .direct import entry_for
 from .game import GameDef
+from .messages import brief
 from .rng import MAX_SEED, check_seed, key_from_seed, mix64
 from .seats import check_seats
 
@@ -441,8 +442,6 @@ class CardVectorEnv:
         self._sync_current()
 
     def _parse_options(self, options):
-        from .messages import brief
-
         n, d = self.num_envs, self.game.deck.size
         decks = np.full((n, d), -1, np.int8)
         dealers = np.full(n, -1, np.int8)
@@ -450,11 +449,14 @@ class CardVectorEnv:
             return decks, dealers
         if not isinstance(options, dict):
             raise ValueError(
-                f"options must be a dict with keys 'deck', 'dealer', got {brief(options)}"
+                f"options must be a dict with keys 'deck', 'dealer', 'episode', got "
+                f"{brief(options)}"
             )
         unknown = sorted(set(options) - {"deck", "dealer"}, key=repr)
         if unknown:
-            raise ValueError(f"unknown reset option(s) {brief(unknown)}; allowed: deck, dealer")
+            raise ValueError(
+                f"unknown reset option(s) {brief(unknown)}; allowed: deck, dealer, episode"
+            )
         deck = options.get("deck")
         if deck is not None:
             if not (
@@ -620,13 +622,13 @@ class CardVectorEnv:
 def action_id(game: GameDef, name: str) -> int:
     """Look up an action by name (case-insensitive card part, ``"TH"`` accepted for ten)."""
     if not isinstance(name, str):
-        raise ValueError(f"action name must be a string, got {name!r}")
+        raise ValueError(f"action name must be a string, got {brief(name)}")
     table = _action_table(game)
     key = _normalise(name)
     if key not in table:
         examples = ", ".join(repr(x) for x in game.action_names[:3])
         raise ValueError(
-            f"unknown action {name!r} for {game.name}; names look like {examples}, "
+            f"unknown action {brief(name)} for {game.name}; names look like {examples}, "
             f"cards from: {format_cards(game.deck.cards)}"
         )
     return table[key]
