@@ -43,7 +43,7 @@ demo: $(STAMP_BASE)
 GAME ?= piquet-v0
 STEPS ?=
 train: $(STAMP_TRAIN)
-	$(BIN)/python -m train.ppo --game $(GAME) $(if $(STEPS),--total-timesteps $(STEPS)) \
+	$(BIN)/python -m train.sb3_ppo --game $(GAME) $(if $(STEPS),--total-timesteps $(STEPS)) \
 		--out runs/$(GAME)
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too). The engines are

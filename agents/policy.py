@@ -1,4 +1,4 @@
-"""A trained MaskablePPO policy as an agent (``train/ppo.py`` saves them).
+"""A trained MaskablePPO policy as an agent (``train/sb3_ppo.py`` saves them).
 
     from agents.policy import PolicyAgent
     agent = PolicyAgent("runs/piquet-v0/model.zip", "piquet-v0")

@@ -11,7 +11,7 @@ other seats counts as a share, so 1/P is equal strength. Prints one line per opp
 
 Arguments
 ---------
-model               a model saved by ``train/ppo.py`` (``model.zip`` or a checkpoint)
+model               a model saved by ``train/sb3_ppo.py`` (``model.zip`` or a checkpoint)
 --game              environment id the model was trained on
 --config            the game's config as JSON (use the training config)
 --against           opponents: random, heuristic, ismcts or ppo:<path> (another model)

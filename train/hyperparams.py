@@ -1,6 +1,6 @@
-"""Per-game training defaults of ``train/ppo.py`` (in the manner of rl-baselines3-zoo's files).
+"""Per-game training defaults of ``train/sb3_ppo.py`` (in the manner of rl-baselines3-zoo's files).
 
-``train/ppo.py`` starts from ``COMMON``; a game listed in ``TUNED`` overrides some of it; an
+``train/sb3_ppo.py`` starts from ``COMMON``; a game listed in ``TUNED`` overrides some of it; an
 argument given on the command line overrides both. The README's results table gives each row's
 command, and every run's ``summary.json`` records the arguments it used.
 
@@ -9,7 +9,7 @@ Why a game differs from ``COMMON`` is written next to its entry, with the measur
 
 from __future__ import annotations
 
-# The values every game starts from (argparse ``dest`` names of train/ppo.py).
+# The values every game starts from (argparse ``dest`` names of train/sb3_ppo.py).
 COMMON: dict = {
     "config": '{"episode": "deal"}',
     "opponent": "mix",

@@ -1,6 +1,9 @@
-"""MaskablePPO on a cardenvs game: one file, CleanRL style (issue 8, first version).
+"""MaskablePPO (stable-baselines3 / sb3-contrib) on a cardenvs game: one file, CleanRL style.
 
-    python -m train.ppo --game piquet-v0 --total-timesteps 1500000
+    python -m train.sb3_ppo --game piquet-v0 --total-timesteps 1500000
+
+The SB3 route, kept beside the native trainer (``train/ppo.py``: every seat learns, PyTorch
+only) as the reference it is measured against (``benchmarks/train_speed.py``).
 
 The learner plays one seat per game on the batched engine (``cardenvs.wrappers.sb3_vec_env``:
 N games in one process, the learner's seat rotating over the games, the opponents' moves
@@ -182,7 +185,9 @@ def parse(argv=None):
     tuned = hyperparams.defaults(game)
     unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
     if unknown:
-        raise KeyError(f"train/hyperparams.py names no argument of train/ppo.py: {sorted(unknown)}")
+        raise KeyError(
+            f"train/hyperparams.py names no argument of train/sb3_ppo.py: {sorted(unknown)}"
+        )
     p.set_defaults(**tuned)
     a = p.parse_args(argv)
     if min(a.total_timesteps, a.num_envs, a.eval_games, a.eval_every, a.pool_size) < 1:
