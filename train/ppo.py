@@ -925,14 +925,20 @@ def main(argv=None) -> dict:
             learn[t] = learn_t
             obs_buf[t].copy_(torch.from_numpy(obs))
             mask_buf[t].copy_(torch.from_numpy(mask))
-            with torch.no_grad():
-                a, logp, v = step_fn(agent, obs_buf[t], mask_buf[t])
-            if not bool(mask_buf[t].gather(1, a[:, None]).all()):
-                raise RuntimeError("the masked policy sampled an illegal action")
-            act_buf[t] = a
-            logp_buf[t] = logp
-            val_buf[t] = v
-            actions = a.cpu().numpy().copy()
+            mine = learn_t.all()  # else the network decides only the learner's rows
+            li = None if mine else torch.from_numpy(np.flatnonzero(learn_t)).to(device)
+            o, m = (obs_buf[t], mask_buf[t]) if mine else (obs_buf[t][li], mask_buf[t][li])
+            with torch.inference_mode():
+                a, logp, v = step_fn(agent, o, m)
+                if not bool(m.gather(1, a[:, None]).all()):
+                    raise RuntimeError("the masked policy sampled an illegal action")
+            actions = np.zeros(N, np.int64)
+            if mine:
+                act_buf[t], logp_buf[t], val_buf[t] = a, logp, v
+                actions[:] = a.cpu().numpy()
+            else:
+                act_buf[t, li], logp_buf[t, li], val_buf[t, li] = a, logp, v
+                actions[learn_t] = a.cpu().numpy()
             t1 = time.perf_counter()
             league.act(obs, mask, learn_t, actions)
             t2 = time.perf_counter()
