@@ -590,3 +590,19 @@ def test_trainer__end_to_end_sb3_run_plays_beside_a_native_model(native_run, tmp
     rows = report["games"][game]["agents"]
     seats = cardenvs.make_vector(game, 1, seed=0).num_seats
     assert [r["seats_played"] for r in rows.values()] == [2 * seats * (2**seats - 2) // 2] * 2
+
+
+def test_train_speed__measures_both_trainers_side_by_side(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
+    from benchmarks import train_speed
+
+    report = train_speed.main(["--seconds", "2", "--net", "16", "--json", str(tmp_path / "r.json")])
+    sb3, native = report["rows"]
+    assert sb3["trainer"].startswith("sb3") and native["trainer"] == "native"
+    for row in (sb3, native):
+        assert row["decisions"] > 0 and row["decisions_per_s"] > 0
+        assert sum(row["shares"].values()) == pytest.approx(1.0)
+        assert 0 < row["shares"]["update"] < 1
+    assert native["ratio"] == pytest.approx(native["decisions_per_s"] / sb3["decisions_per_s"])
+    assert json.loads((tmp_path / "r.json").read_text())["rows"][1]["ratio"] == native["ratio"]
+    assert "x SB3" in capsys.readouterr().out
