@@ -9,7 +9,7 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_TRAIN := $(VENV)/.stamp-train
 STAMP_BENCH := $(VENV)/.stamp-bench
 
-.PHONY: demo test test-all lint format bench train clean
+.PHONY: demo test test-all lint format bench train train-sb3 clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -38,13 +38,21 @@ $(STAMP_BENCH): $(STAMP_BASE)
 demo: $(STAMP_BASE)
 	$(BIN)/python -m cardenvs.demo --game piquet-v0 --seed 0
 
-## MaskablePPO on one game (GAME=, STEPS= override): model, logs and learning curve in runs/GAME.
-## Without STEPS, the game's budget from train/hyperparams.py (Piquet: 1.5 M learner steps).
+## Native PPO on one game (GAME=, MINUTES=, STEPS= override): every seat learns; model, logs and
+## learning curve in runs/GAME. Without MINUTES or STEPS, the game's budget from
+## train/hyperparams.py (NATIVE: 8 minutes of wall-clock time, evaluations included).
 GAME ?= piquet-v0
 STEPS ?=
+MINUTES ?=
 train: $(STAMP_TRAIN)
 	$(BIN)/python -m train.ppo --game $(GAME) $(if $(STEPS),--total-timesteps $(STEPS)) \
-		--out runs/$(GAME)
+		$(if $(MINUTES),--minutes $(MINUTES)) --out runs/$(GAME)
+
+## The SB3 route (sb3-contrib's MaskablePPO, one learner seat per game): model etc. in
+## runs/sb3-GAME. Without STEPS, the game's budget from train/hyperparams.py (Piquet: 1.5 M).
+train-sb3: $(STAMP_TRAIN)
+	$(BIN)/python -m train.sb3_ppo --game $(GAME) $(if $(STEPS),--total-timesteps $(STEPS)) \
+		--out runs/sb3-$(GAME)
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too). The engines are
 ## compiled first, one per process (cardenvs.compile), then pytest runs one worker per core.

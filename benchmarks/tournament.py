@@ -55,7 +55,8 @@ def make_agent(
     batch: int = 16,
 ):
     """An agent by kind name for ``env_id``; ``ppo:<path>`` loads a policy saved by
-    ``train/ppo.py`` (``agents.policy.PolicyAgent``)."""
+    ``train/ppo.py`` (``.npz``) or ``train/sb3_ppo.py`` (``.zip``):
+    ``agents.policy.PolicyAgent``."""
     if kind.startswith("ppo:"):
         from agents.policy import PolicyAgent
 

@@ -1,4 +1,5 @@
-"""``train/ppo.py`` end to end on a tiny budget, in a subprocess (needs the train extra)."""
+"""``train/sb3_ppo.py`` (the SB3 route) end to end on a tiny budget, in a subprocess (needs the
+train extra)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_train__tiny_run_writes_a_loadable_model(tmp_path, game):
     from sb3_contrib import MaskablePPO
 
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "train.ppo", "--game", game, "--config", json.dumps(config)]
+    cmd = [sys.executable, "-m", "train.sb3_ppo", "--game", game, "--config", json.dumps(config)]
     cmd += ["--eval-config", "{}"]  # evaluate on single deals too (fast)
     cmd += ["--total-timesteps", "1024", "--eval-every", "512", "--eval-games", "8"]
     cmd += ["--num-envs", "8", "--n-steps", "64", "--batch-size", "128", "--out", str(out)]
@@ -53,7 +54,7 @@ def test_train__tiny_run_writes_a_loadable_model(tmp_path, game):
 
 def test_train__bad_arguments_exit():
     done = subprocess.run(
-        [sys.executable, "-m", "train.ppo", "--config", "{nope", "--total-timesteps", "1"],
+        [sys.executable, "-m", "train.sb3_ppo", "--config", "{nope", "--total-timesteps", "1"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -102,7 +103,7 @@ def test_train__learner_return_of_a_scripted_deal_is_its_score_difference(exampl
 
 
 def test_train__opponent_pool_gives_each_game_its_own_member():
-    from train.ppo import OpponentPool
+    from train.sb3_ppo import OpponentPool
 
     class Const:
         def __init__(self, k):
@@ -126,7 +127,7 @@ def test_train__opponent_pool_gives_each_game_its_own_member():
 def tiny_model(tmp_path_factory):
     pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
     out = tmp_path_factory.mktemp("ppo") / "run"
-    cmd = [sys.executable, "-m", "train.ppo", "--game", "piquet-v0", "--config"]
+    cmd = [sys.executable, "-m", "train.sb3_ppo", "--game", "piquet-v0", "--config"]
     cmd += ['{"episode": "deal"}', "--eval-config", "{}", "--total-timesteps", "512"]
     cmd += ["--eval-every", "256"]
     cmd += ["--eval-games", "4", "--num-envs", "8", "--n-steps", "32", "--batch-size", "64"]
@@ -193,7 +194,7 @@ def test_train__policy_agent_plays_what_predict_plays(tiny_model):
 
 def test_train__per_game_defaults_under_the_command_line():
     from train import hyperparams
-    from train.ppo import parse
+    from train.sb3_ppo import parse
 
     piquet = parse(["--game", "piquet-v0"])
     assert (piquet.gamma, piquet.opponent, piquet.total_timesteps) == (0.99, "mix", 1_500_000)
@@ -210,7 +211,7 @@ def test_train__per_game_defaults_under_the_command_line():
 
 def test_train__hyperparams_name_only_games_and_arguments(monkeypatch):
     from train import hyperparams
-    from train.ppo import parse
+    from train.sb3_ppo import parse
 
     assert set(hyperparams.TUNED) <= set(cardenvs.GAMES)
     for game in cardenvs.GAMES:

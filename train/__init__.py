@@ -1,1 +1,1 @@
-"""Training scripts (``python -m train.ppo``, ``python -m train.evaluate``)."""
+"""Training scripts (``python -m train.sb3_ppo``, ``python -m train.evaluate``)."""

@@ -1,6 +1,7 @@
-"""Play a saved MaskablePPO model against any agents and report its win rates.
+"""Play a saved policy (native PPO ``.npz`` or MaskablePPO ``.zip``) against any agents and
+report its win rates.
 
-    python -m train.evaluate runs/piquet-v0/model.zip --game piquet-v0 \\
+    python -m train.evaluate runs/piquet-v0/model.npz --game piquet-v0 \\
         --against random heuristic ismcts --n 200
 
 For each opponent, ``--n`` games are played with the model in each seat in turn, the opponent
@@ -11,7 +12,8 @@ other seats counts as a share, so 1/P is equal strength. Prints one line per opp
 
 Arguments
 ---------
-model               a model saved by ``train/ppo.py`` (``model.zip`` or a checkpoint)
+model               a model saved by ``train/ppo.py`` (``model.npz``) or by
+                    ``train/sb3_ppo.py`` (``model.zip``), or a checkpoint of either
 --game              environment id the model was trained on
 --config            the game's config as JSON (use the training config)
 --against           opponents: random, heuristic, ismcts or ppo:<path> (another model)
@@ -52,7 +54,8 @@ def evaluate(
     solo: bool = True,
     side: bool = False,
 ) -> list[dict]:
-    """Win rates of ``model`` (a path or a loaded ``MaskablePPO``) against each opponent kind."""
+    """Win rates of ``model`` (a path to a ``.npz`` or ``.zip`` model, a loaded ``NumpyPolicy`` or
+    ``MaskablePPO``) against each opponent kind."""
     agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
     rows = []
     for k, kind in enumerate(against):
@@ -64,7 +67,7 @@ def evaluate(
 
 
 def parse(argv=None):
-    p = argparse.ArgumentParser(description="Evaluate a saved MaskablePPO model")
+    p = argparse.ArgumentParser(description="Evaluate a saved policy (.npz or SB3 .zip)")
     p.add_argument("model")
     p.add_argument("--game", required=True, choices=list(cardenvs.GAMES))
     p.add_argument("--config", default="{}")

@@ -1,15 +1,17 @@
-"""Per-game training defaults of ``train/ppo.py`` (in the manner of rl-baselines3-zoo's files).
+"""Per-game training defaults of both trainers (in the manner of rl-baselines3-zoo's files).
 
-``train/ppo.py`` starts from ``COMMON``; a game listed in ``TUNED`` overrides some of it; an
-argument given on the command line overrides both. The README's results table gives each row's
-command, and every run's ``summary.json`` records the arguments it used.
+``train/ppo.py`` (native PPO) starts from ``NATIVE``, ``train/sb3_ppo.py`` (MaskablePPO) from
+``COMMON``; a game listed in ``NATIVE_TUNED`` or ``TUNED`` overrides some of it; an argument
+given on the command line overrides both. The README's results table gives each row's command,
+and every run's ``summary.json`` records the arguments it used.
 
-Why a game differs from ``COMMON`` is written next to its entry, with the measurement behind it.
+Why a game or a default differs is written next to its entry, with the measurement behind it.
 """
 
 from __future__ import annotations
 
-# The values every game starts from (argparse ``dest`` names of train/ppo.py).
+# -- the SB3 route (train/sb3_ppo.py) ----------------------------------------------------------
+# The values every game starts from (argparse ``dest`` names of train/sb3_ppo.py).
 COMMON: dict = {
     "config": '{"episode": "deal"}',
     "opponent": "mix",
@@ -41,3 +43,60 @@ TUNED: dict[str, dict] = {
 def defaults(game: str) -> dict:
     """The training defaults of ``game``: ``COMMON`` with the game's ``TUNED`` entry over it."""
     return COMMON | TUNED.get(game, {})
+
+
+# -- the native trainer (train/ppo.py) ---------------------------------------------------------
+# The values every game starts from (argparse ``dest`` names of train/ppo.py). Measured on the
+# shared 2-core VM (Piquet, 2 x 256 tanh MLP, one torch thread), where the network's arithmetic
+# is the cost (the engine takes about 1% of the training time):
+# - budget: whichever comes first of ``total_timesteps`` learner decisions and ``minutes`` of
+#   wall-clock time (evaluations included), so that ``make train`` ends within 10 minutes;
+# - 1024 games x 16 steps a rollout (about 14,000 learner decisions): against 256 x 64, the
+#   rollout's batched forward pass and the league's per-call costs shrink, 10,500 and 13,600
+#   against 9,200 and 11,800 learner decisions/s (two interleaved pairs of 45 s runs);
+# - one epoch, minibatches of 4,096 (4 gradient steps a rollout): a decision costs about 1 unit
+#   of forward pass in the rollout and 3 per epoch, and fresh decisions cost almost nothing
+#   more, so a second epoch nearly halves the throughput. At equal wall-clock time (2 minutes,
+#   400 whole games against the heuristic) one epoch did no worse: 0.403 (0.356-0.451) against
+#   0.343 (0.298-0.390) with two; minibatches of 2,048 gave 0.355 (0.310-0.403);
+# - ``league_share``: a quarter of the games against the league (random, heuristic, the last
+#   five snapshots of the learner), the rest self-play, every seat learning;
+# - evaluations every 500,000 learner decisions (about 40 s of training): 400 whole games
+#   against each of the two agents take a few seconds (numpy forward passes, one BLAS thread).
+NATIVE: dict = {
+    "config": '{"episode": "deal"}',
+    "eval_config": '{"episode": "game"}',
+    "total_timesteps": 50_000_000,
+    "minutes": 8.0,
+    "num_envs": 1024,
+    "num_steps": 16,
+    "net": [256, 256],
+    "activation": "tanh",
+    "learning_rate": 3e-4,
+    "gamma": 0.99,
+    "gae_lambda": 0.95,
+    "epochs": 1,
+    "minibatch_size": 4096,
+    "clip_coef": 0.2,
+    "ent_coef": 0.01,
+    "vf_coef": 0.5,
+    "max_grad_norm": 0.5,
+    "credit": "side",
+    "league_share": 0.25,
+    "league": ["random", "heuristic", "self"],
+    "pool_size": 5,
+    "snapshot_every": 250_000,
+    "eval_every": 500_000,
+    "eval_games": 400,
+}
+
+NATIVE_TUNED: dict[str, dict] = {
+    # As for the SB3 route: a Banque deal's only reward comes at its end, after many moves of
+    # each seat (not measured for the native trainer yet).
+    "banque-v0": {"gamma": 1.0},
+}
+
+
+def native_defaults(game: str) -> dict:
+    """The native trainer's defaults of ``game``: ``NATIVE`` with ``NATIVE_TUNED[game]`` over it."""
+    return NATIVE | NATIVE_TUNED.get(game, {})

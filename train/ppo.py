@@ -1,132 +1,695 @@
-"""MaskablePPO on a cardenvs game: one file, CleanRL style (issue 8, first version).
+"""Native PPO in PyTorch on a cardenvs game: one file, CleanRL style; every seat learns.
 
-    python -m train.ppo --game piquet-v0 --total-timesteps 1500000
+    python -m train.ppo --game piquet-v0 --minutes 8
 
-The learner plays one seat per game on the batched engine (``cardenvs.wrappers.sb3_vec_env``:
-N games in one process, the learner's seat rotating over the games, the opponents' moves
-computed in batch). sb3-contrib's ``MaskablePPO`` trains on the legal-action masks. Every
-``--eval-every`` steps the current policy (deterministic, masked) plays ``--eval-games`` games
-against the random and the heuristic agents; win rates with 95% Wilson intervals go to the log
-and to ``eval.csv``. At the end: the model (``model.zip``), ``progress.csv`` (SB3's training
-log), ``eval.csv`` and a learning-curve PNG (``learning_curve.png``: win rate against steps, one
-line per opponent) in ``--out``.
+Contract
+--------
+The trainer drives ``cardenvs.make_vector`` directly: ``--num-envs`` games stepped together,
+``--num-steps`` engine steps per rollout (one decision per game per step, by the seat to act).
 
-Opponents during training (``--opponent``):
+**Seats.** One network (a masked categorical policy and a value function, separate MLPs) plays
+every seat of every game from that seat's own observation, and every one of those decisions is
+training data. A share of the games (``--league-share``, drawn per game: at the start and again
+whenever a game ends) seats league opponents instead: the learner holds the seats of one side
+(drawn per game), one league member (``--league``: ``random``, ``heuristic``
+(``agents.heuristic_for``), ``self``: one of the last ``--pool-size`` frozen snapshots of the
+learner, taken every ``--snapshot-every`` learner decisions, which play by sampling their masked
+policy) holds the others; those seats' decisions are not training data. Before the first snapshot
+a ``self`` draw is plain self-play.
 
-- ``random``, ``heuristic`` (``agents/heuristic.py``);
-- ``self``: a pool of the learner's last ``--pool-size`` snapshots (one saved at every
-  evaluation); each game is given one member of the pool, drawn again at every snapshot
-  (before the first snapshot: random play);
-- ``mix``: the pool plus the random and the heuristic agents, drawn per game the same way.
+**Credit assignment** (``assign_credit``, pure functions over arrays). A trajectory is the
+sequence of one side's own decisions in one game row (``--credit side``, the default: the seats
+of a side share every reward, so partnership Piquet trains per side, both partners' decisions in
+one sequence; in the other games a side is one seat) or of one seat's (``--credit seat``); other
+seats' moves in between are not steps of it. The engine pays every seat's reward on the step
+that ends the game (or the deal, with ``"episode": "deal"``), which is usually not a decision of
+that seat: a reward is credited to the trajectory's latest decision at or before that step (a
+reward with no decision of the trajectory in that game yet is dropped), and a game end makes
+that decision terminal. Each seat's reward is its own (the game's reward table: normand's
++1, +1, -2 included); a side's is the reward of its first seat (partners' rewards are equal).
+Along each trajectory: ``delta_i = r_i + gamma * V_{i+1} * (1 - done_i) - V_i`` and ``A_i =
+delta_i + gamma * lambda * (1 - done_i) * A_{i+1}``, returns ``A_i + V_i``. A decision whose
+successor has not come yet at the end of a rollout stays pending (per row and trajectory: its
+observation, mask, action, log-probability, value and the reward credited so far) and is trained
+on in the rollout where its successor (or its game's end) arrives, bootstrapped from that
+successor's value; the advantage recursion is truncated where a successor is still pending (as
+CleanRL truncates at the rollout's end). Autoreset rows need no special case: the game end
+closes every open trajectory of the row.
 
-Logs: SB3's training log as CSV (``progress.csv``) and, when ``tensorboard`` is installed (the
-``train`` extra), as TensorBoard events (``tensorboard --logdir <out>``); evaluations also go to
-TensorBoard (``eval/win_rate_<opponent>``). ``summary.json`` reports the training throughput and
-the share of the wall time spent in the environment (the engine stepping, the opponents'
-moves apart) and in the opponents' policies.
+**Policy.** Logits of illegal actions are replaced by ``MASKED_LOGIT`` (-1e9) before the softmax,
+so they have probability exactly 0; actions are sampled by Gumbel-max with the uniform noise
+clamped away from 0, so an illegal action can never be drawn, and the rollout checks every
+sampled action against its mask (the engine checks every action again).
 
-Arguments
----------
-The defaults of ``--config``, ``--opponent``, ``--total-timesteps``, ``--gamma``,
-``--eval-every`` and ``--team`` are per game, in ``train/hyperparams.py``: ``COMMON`` (single
-deals, the mix of opponents, 1.5 M steps, gamma 0.99, an evaluation every 250,000 steps) with the
-game's ``TUNED`` entry over it (Banque: gamma 1.0, random opponents, 4 M steps, an evaluation
-every 1 M; partnership Piquet: ``--team``, 3 M steps, an evaluation every 500,000).
-``summary.json`` records every argument a run used.
+**Update.** PPO-clip on every finished decision of the rollout (a batch of variable size, split
+into minibatches of about ``--minibatch-size``), ``--epochs`` passes, advantages normalised per
+minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 
---game              environment id (``cardenvs.GAMES``)
---config            the game's config for training as JSON (default: single deals,
-                    '{"episode": "deal"}': a reward at the end of every deal)
---opponent          random | heuristic | self | mix (training opponents)
---pool-size         snapshots kept as self-play opponents
---team, --no-team   the learner plays every seat of its side (partnership Piquet: both
-                    partners), and is evaluated as a side (``train.evaluate --side``)
---total-timesteps   learner steps to train for
---num-envs          games stepped together
---seed              seed of the engine, the agents and the network
---net               hidden layer sizes of the policy and value networks, e.g. 256 256
---learning-rate, --n-steps, --batch-size, --n-epochs, --gamma, --gae-lambda, --ent-coef,
---clip-range        PPO hyper-parameters (SB3 names)
---eval-every        learner steps between evaluations
---eval-games        games per opponent per evaluation (split over the seating arrangements)
---eval-config       the game's config for evaluations as JSON, merged over --config (default:
-                    whole games, '{"episode": "game"}', the game's own default episode)
---out               output folder
+**Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the numpy-readable
+format of ``agents.policy``: weights and a JSON header with the game, config, sizes, observation
+layout hash, network, command and git commit; ``agents.policy.PolicyAgent`` plays one without
+torch), ``progress.csv`` (one row per update), ``eval.csv`` (one row per evaluation and
+opponent), TensorBoard events when ``tensorboard`` is installed, ``learning_curve.png`` (win
+rate against learner decisions and against wall-clock minutes) and ``summary.json`` (every
+argument, learner decisions/s, the shares of the training time spent in the engine, the
+rollout's forward pass, the league, credit assignment and the update). Evaluations (every
+``--eval-every`` learner decisions, and at the end) play the saved checkpoint, deterministic,
+against the random and the heuristic agents on the batched engine (``train.evaluate``,
+``benchmarks.tournament.head_to_head``): every seat in turn alone against the others
+(``--eval-seating solo``), or as a side (``side``, the default for partnership Piquet), or every
+arrangement of the two agents (``all``); win rates with 95% Wilson intervals.
+
+**Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
+training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
+comes first; the last evaluation follows.
+
+Per-game defaults: ``train/hyperparams.py`` (``NATIVE`` and ``NATIVE_TUNED``); the command line
+overrides them; ``summary.json`` records what a run used.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
+import dataclasses
+import datetime
 import json
+import math
+import os
+import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
 
+# numpy's OpenBLAS starts a thread per core for every matmul of the numpy policies the
+# evaluations play; on a shared 2-core machine a 32-row forward pass took 10-20x longer so
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import numpy as np
+from numba import njit
 
+import cardenvs
+from agents import RandomAgent, heuristic_for
+from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+from train import hyperparams
+
+MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 after the softmax
+LEAGUE_KINDS = ("random", "heuristic", "self")
+SEATINGS = ("auto", "solo", "side", "all")
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import cardenvs  # noqa: E402
-from agents import RandomAgent, heuristic_for  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from cardenvs.wrappers import sb3_vec_env  # noqa: E402
-from train import hyperparams  # noqa: E402
-from train.evaluate import evaluate as evaluate_against  # noqa: E402
-
-OPPONENTS = ("random", "heuristic", "self", "mix")
 
 
-class OpponentPool:
-    """Per-game training opponents: row ``b`` of the vector env is played by
-    ``members[assign[b]]``; ``redraw()`` gives every row a new member (uniformly)."""
+# =============================================================================================
+# Arguments
+# =============================================================================================
+def parse(argv=None) -> argparse.Namespace:
+    """The command line, with the game's defaults (``train/hyperparams.py``) under it; bad
+    values exit with a message (argparse's ``error``)."""
+    p = argparse.ArgumentParser(
+        prog="python -m train.ppo",
+        description="Native PPO (PyTorch) on a cardenvs game: every seat learns.",
+    )
+    a = p.add_argument
+    a("--game", default="piquet-v0", choices=list(cardenvs.GAMES), help="environment id")
+    a("--config", help="the game's config for training, as JSON (default: single deals)")
+    a("--eval-config", help="the game's config for evaluations, JSON merged over --config")
+    a("--total-timesteps", type=int, help="learner decisions (training data) to train on")
+    a("--minutes", type=float, help="wall-clock budget in minutes, evaluations included (0: none)")
+    a("--num-envs", type=int, help="games stepped together")
+    a("--num-steps", type=int, help="engine steps per rollout (one decision per game per step)")
+    a("--seed", type=int, default=0, help="seed of the engine, the network, the league")
+    # One torch thread by default: on the shared 2-core VM two threads made a 2 x 256 MLP's
+    # training step 2-5x slower (contention), and the engine and the league run in between.
+    # torch.compile is off by default: on that CPU it compiled for 62 s and then ran the update
+    # at 58-64 us a decision against 58-84 without it (within the noise of a shared machine).
+    a("--threads", type=int, default=1, help="torch's CPU threads (intra-op; interop is 1)")
+    a("--device", default="cpu", help="torch device of the network and the rollout (cpu, cuda)")
+    a(
+        "--compile",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="torch.compile the rollout's forward pass and the loss",
+    )
+    a("--net", type=int, nargs="+", help="hidden layer sizes of the policy and value MLPs")
+    a("--activation", choices=("tanh", "relu"), help="activation of the hidden layers")
+    a("--learning-rate", type=float, help="Adam's learning rate")
+    a(
+        "--anneal-lr",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="decay the learning rate linearly to 0 over the budget",
+    )
+    a("--gamma", type=float, help="discount per decision of a trajectory")
+    a("--gae-lambda", type=float, help="GAE's lambda")
+    a("--epochs", type=int, help="passes over each rollout's batch")
+    a("--minibatch-size", type=int, help="decisions per gradient step (about)")
+    a("--clip-coef", type=float, help="PPO's clip range of the probability ratio")
+    a(
+        "--clip-vloss",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="clip the value loss as PPO2 does",
+    )
+    a("--ent-coef", type=float, help="entropy bonus coefficient")
+    a("--vf-coef", type=float, help="value loss coefficient")
+    a("--max-grad-norm", type=float, help="gradient norm clip")
+    a("--target-kl", type=float, default=None, help="stop an update's epochs above this KL")
+    a("--credit", choices=("side", "seat"), help="a trajectory is a side's or a seat's decisions")
+    a("--league-share", type=float, help="share of games whose other sides are league opponents")
+    a("--league", nargs="+", choices=LEAGUE_KINDS, help="league opponent kinds (drawn per game)")
+    a("--pool-size", type=int, help="frozen snapshots of the learner kept in the league")
+    a("--snapshot-every", type=int, help="learner decisions between snapshots")
+    a("--eval-every", type=int, help="learner decisions between evaluations (and checkpoints)")
+    a("--eval-games", type=int, help="games per opponent per evaluation (over the seatings)")
+    a(
+        "--eval-seating",
+        choices=SEATINGS,
+        default="auto",
+        help="solo: the model alone in each seat; side: each side; all: every arrangement; "
+        "auto: side for partnership games, else solo",
+    )
+    a("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
+    a("--out", help="output folder (default runs/native-<game>)")
+    game = p.parse_known_args(argv)[0].game
+    tuned = hyperparams.native_defaults(game)
+    unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
+    if unknown:
+        raise KeyError(f"train/hyperparams.py names no argument of train/ppo.py: {sorted(unknown)}")
+    p.set_defaults(**tuned)
+    args = p.parse_args(argv)
+    for name in ("config", "eval_config"):
+        try:
+            value = json.loads(getattr(args, name))
+        except json.JSONDecodeError as e:
+            p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
+        if not isinstance(value, dict):
+            p.error(f"--{name.replace('_', '-')} must be a JSON object, got {value!r}")
+        setattr(args, name, value)
+    args.eval_config = args.config | args.eval_config
+    positive = ("total_timesteps", "num_envs", "num_steps", "threads", "epochs", "minibatch_size")
+    positive += ("pool_size", "snapshot_every", "eval_every", "eval_games")
+    for name in positive:
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.minutes < 0:
+        p.error(f"--minutes must be >= 0 (0: no time budget), got {args.minutes}")
+    if not 0.0 <= args.league_share <= 1.0:
+        p.error(f"--league-share must be in [0, 1], got {args.league_share}")
+    if not (0.0 <= args.gamma <= 1.0 and 0.0 <= args.gae_lambda <= 1.0):
+        p.error(f"--gamma and --gae-lambda must be in [0, 1], got {args.gamma}, {args.gae_lambda}")
+    if args.learning_rate <= 0 or args.clip_coef <= 0 or min(args.net) < 1:
+        p.error("--learning-rate, --clip-coef and every --net size must be positive")
+    if args.out is None:
+        args.out = f"runs/native-{args.game}"
+    args.command = "python -m train.ppo " + shlex.join(sys.argv[1:] if argv is None else argv)
+    return args
 
-    def __init__(self, members: list, num_envs: int, seed: int):
-        self.members = list(members)
-        self.rng = np.random.default_rng(seed)
-        self.assign = np.zeros(num_envs, np.int64)
-        self.redraw()
 
-    def redraw(self) -> None:
-        self.assign = self.rng.integers(len(self.members), size=self.assign.size)
+# =============================================================================================
+# Credit assignment: pure functions over arrays (no torch)
+# =============================================================================================
+@dataclasses.dataclass
+class Pending:
+    """The open trajectories between rollouts, per (row, trajectory group): ``live`` (a decision
+    waits for its successor), ``src`` (the rollout step that decision was made at, or -1 once it
+    has been moved out of the rollout's buffers: then it comes from the trainer's carry
+    buffers), ``value`` (its value estimate) and ``reward`` (credited to it so far)."""
 
-    def act_rows(self, rows: np.ndarray, observations: np.ndarray, masks: np.ndarray):
-        actions = np.zeros(len(rows), np.int64)
-        who = self.assign[rows]
-        for k in np.unique(who):
-            sel = who == k
-            actions[sel] = self.members[k].act_batch(observations[sel], masks[sel])
-        return actions
+    live: np.ndarray
+    src: np.ndarray
+    value: np.ndarray
+    reward: np.ndarray
+
+    @classmethod
+    def empty(cls, num_envs: int, num_groups: int) -> Pending:
+        shape = (num_envs, num_groups)
+        return cls(
+            np.zeros(shape, np.bool_),
+            np.full(shape, -1, np.int64),
+            np.zeros(shape, np.float64),
+            np.zeros(shape, np.float64),
+        )
+
+    def copy(self) -> Pending:
+        return Pending(self.live.copy(), self.src.copy(), self.value.copy(), self.reward.copy())
 
 
-def training_opponents(kind: str, game: str, seed: int, snapshots: list, num_envs: int):
-    """The ``--opponent`` of the vector env: an agent, or a pool of them (``self``, ``mix``)."""
-    if kind == "random":
-        return None
-    if kind == "heuristic":
-        return heuristic_for(game, seed)
-    if kind == "self":
-        members = snapshots or [RandomAgent(seed)]
-    elif kind == "mix":
-        members = [RandomAgent(seed), heuristic_for(game, seed), *snapshots]
+@dataclasses.dataclass
+class Credit:
+    """What ``assign_credit`` returns: for the rollout's decisions ``(T, N)`` and for the
+    decisions carried in from before ``(N, G)``: advantages, returns and ``valid`` (finished:
+    its successor or its game's end has come, so it is training data now)."""
+
+    adv: np.ndarray
+    ret: np.ndarray
+    valid: np.ndarray
+    carry_adv: np.ndarray
+    carry_ret: np.ndarray
+    carry_valid: np.ndarray
+
+
+def trajectory_groups(num_seats: int, sides, credit: str) -> tuple[np.ndarray, np.ndarray]:
+    """``group_of_seat`` (the trajectory group of each seat) and ``rep_seat`` (the seat whose
+    reward is each group's): per side (``credit="side"``) or per seat (``"seat"``)."""
+    if credit == "seat":
+        seats = np.arange(num_seats, dtype=np.int64)
+        return seats, seats.copy()
+    if credit != "side":
+        raise ValueError(f"credit must be 'side' or 'seat', got {credit!r}")
+    group = np.full(num_seats, -1, np.int64)
+    for g, side in enumerate(sides):
+        group[list(side)] = g
+    if (group < 0).any():
+        raise ValueError(f"sides {sides} do not cover seats 0..{num_seats - 1}")
+    return group, np.array([side[0] for side in sides], np.int64)
+
+
+def assign_credit(
+    seats: np.ndarray,
+    learn: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    values: np.ndarray,
+    group_of_seat: np.ndarray,
+    rep_seat: np.ndarray,
+    gamma: float,
+    lam: float,
+    pending: Pending,
+) -> tuple[Credit, Pending]:
+    """Per-trajectory rewards, returns and GAE of one rollout (see the module docstring).
+
+    Args:
+        seats: ``(T, N)`` the seat that decided at step ``t`` in row ``b``.
+        learn: ``(T, N)`` whether that decision is training data (the learner's seat).
+        rewards: ``(T, N, P)`` the rewards the engine returned at step ``t``.
+        dones: ``(T, N)`` the game (episode) of row ``b`` ended at step ``t``.
+        values: ``(T, N)`` the value estimate of each decision.
+        group_of_seat, rep_seat: from ``trajectory_groups``.
+        gamma, lam: discount and GAE lambda.
+        pending: the open trajectories before this rollout (``Pending.empty`` at first); not
+            modified.
+
+    Returns:
+        ``(credit, pending_after)``; in ``pending_after``, ``src >= 0`` marks a decision of this
+        rollout left open (the caller moves its data to its carry buffers and sets ``src`` to
+        -1), ``src == -1`` with ``live`` a decision that was already carried and is still open.
+    """
+    T, N = seats.shape
+    P = rewards.shape[2]
+    if learn.shape != (T, N) or dones.shape != (T, N) or values.shape != (T, N):
+        raise ValueError(
+            f"seats, learn, dones and values must all be (T, N) = {(T, N)}; got learn "
+            f"{learn.shape}, dones {dones.shape}, values {values.shape}"
+        )
+    if rewards.shape[:2] != (T, N) or group_of_seat.shape != (P,):
+        raise ValueError(f"rewards must be (T, N, P) = {(T, N, P)} with P seats in group_of_seat")
+    G = rep_seat.shape[0]
+    if pending.live.shape != (N, G):
+        raise ValueError(f"pending state is {pending.live.shape}, expected (N, G) = {(N, G)}")
+    after = pending.copy()
+    out = Credit(
+        np.zeros((T, N), np.float32),
+        np.zeros((T, N), np.float32),
+        np.zeros((T, N), np.bool_),
+        np.zeros((N, G), np.float32),
+        np.zeros((N, G), np.float32),
+        np.zeros((N, G), np.bool_),
+    )
+    _credit_kernel(
+        np.ascontiguousarray(seats, np.int64),
+        np.ascontiguousarray(learn, np.bool_),
+        np.ascontiguousarray(rewards, np.float64),
+        np.ascontiguousarray(dones, np.bool_),
+        np.ascontiguousarray(values, np.float64),
+        np.ascontiguousarray(group_of_seat, np.int64),
+        np.ascontiguousarray(rep_seat, np.int64),
+        float(gamma),
+        float(lam),
+        after.live,
+        after.src,
+        after.value,
+        after.reward,
+        out.adv,
+        out.ret,
+        out.valid,
+        out.carry_adv,
+        out.carry_ret,
+        out.carry_valid,
+    )
+    return out, after
+
+
+@njit(cache=True)
+def _credit_kernel(
+    seats,
+    learn,
+    rewards,
+    dones,
+    values,
+    group_of_seat,
+    rep_seat,
+    gamma,
+    lam,
+    live,
+    src,
+    pval,
+    prew,
+    adv,
+    ret,
+    valid,
+    carry_adv,
+    carry_ret,
+    carry_valid,
+):
+    """One pass forward in time links each decision to its successor (or its game's end) and
+    credits the rewards; one pass backward computes GAE. Updates the pending state in place."""
+    T, N = seats.shape
+    G = live.shape[1]
+    delta = np.zeros((T, N))
+    nxt = np.full((T, N), -1, np.int64)
+    carry_delta = np.zeros((N, G))
+    carry_next = np.full((N, G), -1, np.int64)
+    carry_value = pval.copy()  # the carried decisions' own values (pval moves on)
+    for t in range(T):
+        for b in range(N):
+            if learn[t, b]:
+                g = group_of_seat[seats[t, b]]
+                if live[b, g]:  # the previous decision of this trajectory gets its successor
+                    d = prew[b, g] + gamma * values[t, b] - pval[b, g]
+                    p = src[b, g]
+                    if p < 0:
+                        carry_delta[b, g] = d
+                        carry_next[b, g] = t
+                        carry_valid[b, g] = True
+                    else:
+                        delta[p, b] = d
+                        nxt[p, b] = t
+                        valid[p, b] = True
+                live[b, g] = True
+                src[b, g] = t
+                pval[b, g] = values[t, b]
+                prew[b, g] = 0.0
+            for g in range(G):  # rewards go to each trajectory's latest decision
+                if live[b, g]:
+                    prew[b, g] += rewards[t, b, rep_seat[g]]
+            if dones[t, b]:  # the game ended: its open decisions are terminal
+                for g in range(G):
+                    if live[b, g]:
+                        d = prew[b, g] - pval[b, g]
+                        p = src[b, g]
+                        if p < 0:
+                            carry_delta[b, g] = d
+                            carry_valid[b, g] = True
+                        else:
+                            delta[p, b] = d
+                            valid[p, b] = True
+                        live[b, g] = False
+                        src[b, g] = -1
+                        pval[b, g] = 0.0
+                        prew[b, g] = 0.0
+    for t in range(T - 1, -1, -1):
+        for b in range(N):
+            if valid[t, b]:
+                a = delta[t, b]
+                n = nxt[t, b]
+                if n >= 0 and valid[n, b]:
+                    a += gamma * lam * adv[n, b]
+                adv[t, b] = a
+                ret[t, b] = a + values[t, b]
+    for b in range(N):
+        for g in range(G):
+            if carry_valid[b, g]:
+                a = carry_delta[b, g]
+                n = carry_next[b, g]
+                if n >= 0 and valid[n, b]:
+                    a += gamma * lam * adv[n, b]
+                carry_adv[b, g] = a
+                carry_ret[b, g] = a + carry_value[b, g]
+
+
+# =============================================================================================
+# The network: a masked categorical policy and a value function
+# =============================================================================================
+def build_agent(obs_dim: int, num_actions: int, hidden, activation: str):
+    """Separate policy and value MLPs (the SB3 ``net_arch=[...]`` shape), CleanRL's init."""
+    import torch
+    from torch import nn
+
+    act = {"tanh": nn.Tanh, "relu": nn.ReLU}[activation]
+
+    def mlp(out: int, last_std: float) -> nn.Sequential:
+        layers, size = [], obs_dim
+        for h in hidden:
+            layer = nn.Linear(size, h)
+            nn.init.orthogonal_(layer.weight, math.sqrt(2))
+            nn.init.zeros_(layer.bias)
+            layers += [layer, act()]
+            size = h
+        head = nn.Linear(size, out)
+        nn.init.orthogonal_(head.weight, last_std)
+        nn.init.zeros_(head.bias)
+        return nn.Sequential(*layers, head)
+
+    class Agent(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.actor = mlp(num_actions, 0.01)
+            self.critic = mlp(1, 1.0)
+
+        def forward(self, obs: torch.Tensor, mask: torch.Tensor):
+            """Masked logits ``(n, A)`` and values ``(n,)``."""
+            logits = torch.where(mask, self.actor(obs), MASKED_LOGIT)
+            return logits, self.critic(obs)[:, 0]
+
+    return Agent()
+
+
+def sample_actions(logits, generator=None):
+    """Gumbel-max sample of each row's masked softmax and its log-probability. The noise is
+    clamped to at most about 16.6 above and -4 below, so an action at ``MASKED_LOGIT`` can
+    never beat a legal one."""
+    import torch
+
+    u = torch.rand(logits.shape, generator=generator, device=logits.device)
+    gumbel = -torch.log(-torch.log(u.clamp_(min=1e-20)))
+    actions = torch.argmax(logits + gumbel, dim=1)
+    logp = torch.log_softmax(logits, dim=1).gather(1, actions[:, None])[:, 0]
+    return actions, logp
+
+
+def act_step(agent, obs, mask):
+    """The rollout's forward pass: sampled actions, their log-probabilities, values."""
+    logits, values = agent(obs, mask)
+    actions, logp = sample_actions(logits)
+    return actions, logp, values
+
+
+def ppo_loss(agent, obs, mask, actions, old_logp, adv, ret, old_values, args):
+    """PPO-clip loss of one minibatch and its statistics (tensors)."""
+    import torch
+
+    logits, values = agent(obs, mask)
+    logp_all = torch.log_softmax(logits, dim=1)
+    logp = logp_all.gather(1, actions[:, None])[:, 0]
+    entropy = -(logp_all.exp() * logp_all).sum(dim=1)  # masked actions: 0 * (-1e9) = 0
+    log_ratio = logp - old_logp
+    ratio = log_ratio.exp()
+    adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+    pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
+    pg_loss = pg_loss.mean()
+    if args.clip_vloss:
+        clipped = old_values + (values - old_values).clamp(-args.clip_coef, args.clip_coef)
+        v_loss = 0.5 * torch.max((values - ret) ** 2, (clipped - ret) ** 2).mean()
     else:
-        raise ValueError(f"unknown opponent {kind!r}; choose one of {list(OPPONENTS)}")
-    return OpponentPool(members, num_envs, seed + len(snapshots))
+        v_loss = 0.5 * ((values - ret) ** 2).mean()
+    ent = entropy.mean()
+    loss = pg_loss - args.ent_coef * ent + args.vf_coef * v_loss
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - log_ratio).mean()
+        clipfrac = ((ratio - 1).abs() > args.clip_coef).float().mean()
+    return loss, torch.stack([pg_loss.detach(), v_loss.detach(), ent.detach(), approx_kl, clipfrac])
 
 
-def evaluate(
-    model, game: str, config: dict, opponent: str, games: int, seed: int, team: bool = False
-) -> dict:
-    """Win rate of the deterministic masked policy against ``opponent`` over about ``games``
-    games (``train.evaluate``: the learner alone in each seat in turn, or with ``team`` in all
-    the seats of each side in turn, the opponent in all the others; a shared win is a share)."""
-    venv = cardenvs.make_vector(game, 1, **config)
-    n = max(1, games // (len(venv.sides) if team else venv.num_seats))
-    return evaluate_against(model, game, config, [opponent], n, seed, side=team)[0]
+class Snapshot:
+    """A frozen copy of the learner's policy, as a league opponent: ``act_batch`` samples its
+    masked policy (torch, on the learner's device)."""
+
+    def __init__(self, agent, name: str):
+        self.actor = copy.deepcopy(agent.actor).eval().requires_grad_(False)
+        self.device = next(self.actor.parameters()).device
+        self.name = name
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            obs = torch.from_numpy(observations).to(self.device)
+            mask = torch.from_numpy(masks).to(self.device).bool()
+            actions, _ = sample_actions(torch.where(mask, self.actor(obs), MASKED_LOGIT))
+        return actions.cpu().numpy()
 
 
-def plot(rows: list[dict], path: Path, title: str = "") -> None:
+def to_numpy_policy(agent, header: dict) -> NumpyPolicy:
+    """The network as a ``NumpyPolicy`` (the ``.npz`` format of ``agents.policy``)."""
+    arrays = {}
+    for prefix, net in (("pi", agent.actor), ("vf", agent.critic)):
+        linear = [m for m in net if hasattr(m, "weight")]
+        for k, layer in enumerate(linear):
+            arrays[f"{prefix}.{k}.weight"] = layer.weight.detach().cpu().numpy().copy()
+            arrays[f"{prefix}.{k}.bias"] = layer.bias.detach().cpu().numpy().copy()
+    return NumpyPolicy(header, arrays)
+
+
+def model_header(args, venv, timesteps: int) -> dict:
+    """The JSON header of a saved model (``agents.policy``'s format)."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": args.game,
+        "config": dataclasses.asdict(venv.config),
+        "obs_dim": int(venv.obs_dim),
+        "num_actions": int(venv.num_actions),
+        "obs_layout": layout_id(args.game),
+        "actions": actions_id(args.game),
+        "net": {"hidden": list(args.net), "activation": args.activation},
+        "command": args.command,
+        "git_commit": git_commit(),
+        "timesteps": int(timesteps),
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def git_commit() -> str | None:
+    """The checkout's commit (with ``-dirty`` when it has changes), or None outside git."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (head + ("-dirty" if dirty else "")) or None
+
+
+# =============================================================================================
+# The league: which seats the learner holds in each game, and the other seats' moves
+# =============================================================================================
+class League:
+    """Per-game seating. Row ``b`` is a self-play game (``member[b] == -1``: the learner holds
+    every seat) or a league game (the learner holds the seats of one side, ``members[member[b]]``
+    the others). ``draw(rows)`` seats the given rows again (at the start, and for every game that
+    ends); ``learner[b, p]`` is True where the learner holds seat ``p`` of row ``b``."""
+
+    def __init__(
+        self,
+        game: str,
+        kinds,
+        share: float,
+        sides,
+        num_seats: int,
+        num_envs: int,
+        pool_size: int,
+        seed: int,
+    ):
+        self.game = game
+        self.share = float(share)
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.fixed = []  # (name, agent)
+        if "random" in kinds:
+            self.fixed.append(("random", RandomAgent(seed)))
+        if "heuristic" in kinds:
+            self.fixed.append(("heuristic", heuristic_for(game, seed)))
+        self.use_self = "self" in kinds
+        self.pool_size = pool_size
+        self.snapshots = []  # (name, agent)
+        self.added = 0
+        self.side_masks = np.zeros((len(sides), num_seats), np.bool_)
+        for s, side in enumerate(sides):
+            self.side_masks[s, list(side)] = True
+        self.learner = np.ones((num_envs, num_seats), np.bool_)
+        self.member = np.full(num_envs, -1, np.int64)
+        self.draw(np.arange(num_envs))
+
+    @property
+    def members(self) -> list:
+        return self.fixed + self.snapshots
+
+    def draw(self, rows: np.ndarray) -> None:
+        k = rows.size
+        if k == 0:
+            return
+        n = len(self.members)
+        league = (self.rng.random(k) < self.share) & (n > 0)
+        member = self.rng.integers(max(n, 1), size=k)
+        side = self.rng.integers(len(self.side_masks), size=k)
+        self.member[rows] = np.where(league, member, -1)
+        self.learner[rows] = np.where(league[:, None], self.side_masks[side], True)
+
+    def add_snapshot(self, agent) -> None:
+        """A frozen copy of the learner (an agent with ``name`` and ``act_batch``) joins the
+        pool; in a full pool it takes the oldest one's place (and its games)."""
+        if not self.use_self:
+            return
+        if len(self.snapshots) < self.pool_size:
+            self.snapshots.append((agent.name, agent))
+        else:
+            k = self.added % self.pool_size
+            self.snapshots[k] = (agent.name, agent)
+        self.added += 1
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, learn: np.ndarray, actions: np.ndarray):
+        """Write the league's actions into ``actions`` where the learner does not decide."""
+        rows = np.flatnonzero(~learn)
+        if rows.size == 0:
+            return
+        who = self.member[rows]
+        if (who < 0).any():
+            raise RuntimeError("a self-play game has a seat the learner does not hold")
+        members = self.members
+        for k in np.unique(who):
+            sel = rows[who == k]
+            actions[sel] = members[k][1].act_batch(obs[sel], mask[sel])
+
+
+# =============================================================================================
+# Evaluation, logs, plot
+# =============================================================================================
+def evaluate(model_path: Path, args, venv) -> list[dict]:
+    """Win rates of the saved model against random and heuristic (``train.evaluate``): about
+    ``--eval-games`` games each, over the ``--eval-seating`` arrangements."""
+    from benchmarks.tournament import arrangements
+    from train.evaluate import evaluate as evaluate_against
+
+    seating = args.eval_seating
+    if seating == "auto":
+        seating = "side" if any(len(s) > 1 for s in venv.sides) else "solo"
+    count = {"solo": venv.num_seats, "side": len(venv.sides)}.get(
+        seating, len(arrangements(venv.num_seats))
+    )
+    n = max(1, args.eval_games // count)
+    return evaluate_against(
+        str(model_path),
+        args.game,
+        args.eval_config,
+        ["random", "heuristic"],
+        n,
+        args.seed + 1,
+        solo=seating == "solo",
+        side=seating == "side",
+    )
+
+
+def plot(rows: list[dict], path: Path, title: str) -> bool:
+    """Win rate (95% CI) against learner decisions and against wall-clock minutes."""
     try:
         import matplotlib
 
@@ -134,227 +697,422 @@ def plot(rows: list[dict], path: Path, title: str = "") -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         print("matplotlib is not installed: no learning curve")
-        return
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for opp in sorted({r["opponent"] for r in rows}):
-        pts = [r for r in rows if r["opponent"] == opp]
-        x = [r["timesteps"] for r in pts]
-        y = [r["win_rate"] for r in pts]
-        ax.plot(x, y, marker="o", label=f"vs {opp}")
-        ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
-    if rows and "baseline" in rows[0]:
-        ax.axhline(float(rows[0]["baseline"]), color="grey", linestyle="--", label="equal strength")
-    ax.set_title(title)
-    ax.set_xlabel("learner steps")
-    ax.set_ylabel("win rate (95% CI)")
-    ax.set_ylim(0, 1)
-    ax.legend()
+        return False
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+    for ax, key, label in zip(
+        axes, ("timesteps", "minutes"), ("learner decisions", "wall-clock minutes"), strict=True
+    ):
+        for opp in sorted({r["opponent"] for r in rows}):
+            pts = [r for r in rows if r["opponent"] == opp]
+            x = [r[key] for r in pts]
+            ax.plot(x, [r["win_rate"] for r in pts], marker="o", label=f"vs {opp}")
+            ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
+        if rows:
+            ax.axhline(rows[0]["baseline"], color="grey", linestyle="--", label="equal strength")
+        ax.set_xlabel(label)
+        ax.set_ylim(0, 1)
+    axes[0].set_ylabel("win rate (95% CI)")
+    axes[0].legend()
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+    return True
 
 
-def parse(argv=None):
-    p = argparse.ArgumentParser(description="MaskablePPO on a cardenvs game")
-    p.add_argument("--game", default="piquet-v0", choices=list(cardenvs.GAMES))
-    p.add_argument("--config")
-    p.add_argument("--opponent", choices=list(OPPONENTS))
-    p.add_argument("--pool-size", type=int, default=5)
-    p.add_argument("--team", action=argparse.BooleanOptionalAction, default=False)
-    p.add_argument("--total-timesteps", type=int)
-    p.add_argument("--num-envs", type=int, default=64)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--net", type=int, nargs="*", default=[256, 256])
-    p.add_argument("--learning-rate", type=float, default=3e-4)
-    p.add_argument("--n-steps", type=int, default=64)
-    p.add_argument("--batch-size", type=int, default=1024)
-    p.add_argument("--n-epochs", type=int, default=4)
-    p.add_argument("--gamma", type=float)
-    p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--clip-range", type=float, default=0.2)
-    p.add_argument("--eval-every", type=int)
-    p.add_argument("--eval-games", type=int, default=200)
-    p.add_argument("--eval-config", default='{"episode": "game"}')
-    p.add_argument("--out", default="runs/ppo")
-    # the game's defaults (train/hyperparams.py) fill what the command line leaves out
-    game = p.parse_known_args(argv)[0].game
-    tuned = hyperparams.defaults(game)
-    unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
-    if unknown:
-        raise KeyError(f"train/hyperparams.py names no argument of train/ppo.py: {sorted(unknown)}")
-    p.set_defaults(**tuned)
-    a = p.parse_args(argv)
-    if min(a.total_timesteps, a.num_envs, a.eval_games, a.eval_every, a.pool_size) < 1:
-        p.error("--total-timesteps, --num-envs, --eval-games, --eval-every, --pool-size: >= 1")
-    for name in ("config", "eval_config"):
+class Logs:
+    """``progress.csv`` (one row per update), ``eval.csv`` and TensorBoard events (if
+    installed)."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self._progress = None
+        self._writer = None
+        self.eval_rows: list[dict] = []
         try:
-            setattr(a, name, json.loads(getattr(a, name)))
-        except json.JSONDecodeError as e:
-            p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
-    a.eval_config = a.config | a.eval_config
-    return a
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb = SummaryWriter(str(out))
+        except ImportError:
+            self.tb = None
+            print("tensorboard is not installed: CSV logs only (pip install tensorboard)")
+
+    def update(self, row: dict) -> None:
+        if self._writer is None:
+            self._progress = open(self.out / "progress.csv", "w", newline="")
+            self._writer = csv.DictWriter(self._progress, fieldnames=list(row))
+            self._writer.writeheader()
+        self._writer.writerow(row)
+        self._progress.flush()
+        if self.tb is not None:
+            for k, v in row.items():
+                if k != "timesteps":
+                    self.tb.add_scalar(f"train/{k}", v, row["timesteps"])
+
+    def evaluation(self, rows: list[dict]) -> None:
+        self.eval_rows += rows
+        with open(self.out / "eval.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(self.eval_rows[0]))
+            w.writeheader()
+            w.writerows(self.eval_rows)
+        if self.tb is not None:
+            for r in rows:
+                self.tb.add_scalar(f"eval/win_rate_{r['opponent']}", r["win_rate"], r["timesteps"])
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.close()
+        if self.tb is not None:
+            self.tb.close()
 
 
+class Progress:
+    """A progress bar over the budget (tqdm when installed, else one line per 5%)."""
+
+    def __init__(self, total: int, seconds: float, enabled: bool):
+        self.total, self.seconds, self.enabled = total, seconds, enabled
+        self.shown = 0
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=1000, unit="‰", bar_format="{l_bar}{bar}| {postfix}")
+            except ImportError:
+                pass
+
+    def fraction(self, steps: int, elapsed: float) -> float:
+        f = steps / self.total
+        if self.seconds:
+            f = max(f, elapsed / self.seconds)
+        return min(f, 1.0)
+
+    def __call__(self, steps: int, elapsed: float, rate: float, note: str = "") -> None:
+        if not self.enabled:
+            return
+        f = self.fraction(steps, elapsed)
+        text = f"{steps:,} learner decisions, {rate:,.0f}/s, {elapsed / 60:.1f} min {note}"
+        if self.bar is not None:
+            self.bar.n = int(1000 * f)
+            self.bar.set_postfix_str(text, refresh=True)
+            return
+        step = int(20 * f)
+        if step > self.shown or note:
+            self.shown = step
+            print(f"[{'#' * int(30 * f):30s}] {text}", flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+# =============================================================================================
+# Training
+# =============================================================================================
 def main(argv=None) -> dict:
     args = parse(argv)
     try:
         import torch
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.logger import configure
     except ImportError:
-        sys.exit("training needs the train extra: pip install -c constraints.txt -e '.[train]'")
-    torch.set_num_threads(1)
+        sys.exit("training needs torch: pip install -c constraints.txt -e '.[train]'")
+    torch.set_num_threads(args.threads)
+    if torch.get_num_interop_threads() != 1:
+        try:
+            torch.set_num_interop_threads(1)
+        except RuntimeError:  # already set once in this process
+            pass
+    torch.manual_seed(args.seed)
+    try:
+        device = torch.device(args.device)
+        torch.zeros(1, device=device)
+    except (RuntimeError, AssertionError) as e:  # an unknown or unavailable device
+        raise ValueError(f"--device {args.device!r} cannot be used: {e}") from None
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    snapshots: list[PolicyAgent] = []
-    venv = sb3_vec_env(
-        args.game,
-        num_envs=args.num_envs,
-        seed=args.seed,
-        opponents=training_opponents(args.opponent, args.game, args.seed, snapshots, args.num_envs),
-        team=args.team,
-        **args.config,
-    )
-    # compile the kernels (first use after a fresh install) before the environment's time counts
-    venv.reset()
-    venv.step(venv.action_masks().argmax(axis=1))
-    venv.timing = {"env": 0.0, "opponents": 0.0}
-    model = MaskablePPO(
-        "MlpPolicy",
-        venv,
-        learning_rate=args.learning_rate,
-        n_steps=args.n_steps,
-        batch_size=args.batch_size,
-        n_epochs=args.n_epochs,
-        gamma=args.gamma,
-        gae_lambda=args.gae_lambda,
-        ent_coef=args.ent_coef,
-        clip_range=args.clip_range,
-        policy_kwargs={"net_arch": list(args.net)},
-        seed=args.seed,
-        verbose=0,
-    )
-    formats = ["csv"]
-    try:
-        import tensorboard  # noqa: F401
 
-        formats.append("tensorboard")
-    except ImportError:
-        print("tensorboard is not installed: CSV logs only (pip install tensorboard)")
-    logger = configure(str(out), formats)
-    model.set_logger(logger)
-    rows: list[dict] = []
-    done_steps = 0
-    learn_seconds = 0.0  # inside model.learn: collecting rollouts and updating the networks
-    t0 = time.perf_counter()
-    progress = progress_callback(args.total_timesteps, t0)
-    while done_steps < args.total_timesteps:
-        chunk = min(args.eval_every, args.total_timesteps - done_steps)
-        t_learn = time.perf_counter()
-        model.learn(chunk, reset_num_timesteps=False, callback=progress)
-        learn_seconds += time.perf_counter() - t_learn
-        done_steps += chunk
-        for k, opp in enumerate(("random", "heuristic")):
-            seed = args.seed + 1 + k
-            r = evaluate(model, args.game, args.eval_config, opp, args.eval_games, seed, args.team)
-            r["timesteps"] = done_steps
-            r["seconds"] = time.perf_counter() - t0
-            rows.append(r)
-            logger.record(f"eval/win_rate_{opp}", r["win_rate"])
-        logger.dump(done_steps)
-        bar = "#" * int(30 * done_steps / args.total_timesteps)
-        last = {r["opponent"]: r for r in rows[-2:]}
-        print(
-            ("\r" if sys.stdout.isatty() else "")  # over the live progress bar
-            + f"[{bar:30s}] {done_steps:,}/{args.total_timesteps:,} steps "
-            f"{done_steps / (time.perf_counter() - t0):,.0f} steps/s | "
-            + " | ".join(
-                f"vs {o}: {v['win_rate']:.2f} ({v['ci_low']:.2f}-{v['ci_high']:.2f})"
-                for o, v in last.items()
-            ),
-            flush=True,
+    # -- the engine, the trajectory groups, the league -----------------------------------------
+    venv = cardenvs.make_vector(args.game, args.num_envs, seed=args.seed, **args.config)
+    N, T, P = venv.num_envs, args.num_steps, venv.num_seats
+    D, A = venv.obs_dim, venv.num_actions
+    group_of_seat, rep_seat = trajectory_groups(P, venv.sides, args.credit)
+    G = len(rep_seat)
+    league = League(
+        args.game, args.league, args.league_share, venv.sides, P, N, args.pool_size, args.seed
+    )
+    rows_n = np.arange(N)
+
+    # -- the network and its optimiser ----------------------------------------------------------
+    agent = build_agent(D, A, args.net, args.activation).to(device)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    step_fn, loss_fn = act_step, ppo_loss
+    if args.compile:
+        step_fn = torch.compile(act_step)
+        loss_fn = torch.compile(ppo_loss)
+
+    # -- preallocated rollout storage: (T, N) decisions and (N, G) carried open decisions ------
+    f32 = torch.float32
+    obs_buf = torch.zeros((T, N, D), dtype=f32, device=device)
+    mask_buf = torch.zeros((T, N, A), dtype=torch.bool, device=device)
+    act_buf = torch.zeros((T, N), dtype=torch.long, device=device)
+    logp_buf = torch.zeros((T, N), dtype=f32, device=device)
+    val_buf = torch.zeros((T, N), dtype=f32, device=device)
+    carry_obs = torch.zeros((N, G, D), dtype=f32, device=device)
+    carry_mask = torch.zeros((N, G, A), dtype=torch.bool, device=device)
+    carry_act = torch.zeros((N, G), dtype=torch.long, device=device)
+    carry_logp = torch.zeros((N, G), dtype=f32, device=device)
+    carry_val = torch.zeros((N, G), dtype=f32, device=device)
+    seats = np.zeros((T, N), np.int64)
+    learn = np.zeros((T, N), np.bool_)
+    rewards = np.zeros((T, N, P), np.float32)
+    dones = np.zeros((T, N), np.bool_)
+    pending = Pending.empty(N, G)
+
+    obs, mask, info = venv.reset(seed=args.seed)
+    # compile the credit kernel and warm the engine (numba compiles on first use) before timing
+    assign_credit(
+        seats[:1],
+        learn[:1],
+        rewards[:1],
+        dones[:1],
+        np.zeros((1, N)),
+        group_of_seat,
+        rep_seat,
+        args.gamma,
+        args.gae_lambda,
+        pending,
+    )
+
+    logs = Logs(out)
+    timing = dict.fromkeys(("env", "policy", "league", "credit", "update", "eval"), 0.0)
+    budget_s = args.minutes * 60.0
+    progress = Progress(args.total_timesteps, budget_s, args.progress)
+    timesteps = trained = engine_decisions = games = 0
+    update = 0
+    next_eval = args.eval_every
+    next_snapshot = args.snapshot_every
+    last_eval = -1
+    t_start = time.perf_counter()
+
+    def elapsed() -> float:
+        return time.perf_counter() - t_start
+
+    def run_evaluation() -> list[dict]:
+        nonlocal last_eval
+        t0 = time.perf_counter()
+        path = out / f"checkpoint_{timesteps}.npz"
+        to_numpy_policy(agent, model_header(args, venv, timesteps)).save(path)
+        rows = evaluate(path, args, venv)
+        for r in rows:
+            r["timesteps"] = timesteps
+            r["minutes"] = elapsed() / 60
+            r.pop("decisions_per_s", None)
+        logs.evaluation(rows)
+        last_eval = timesteps
+        timing["eval"] += time.perf_counter() - t0
+        return rows
+
+    while timesteps < args.total_timesteps and not (budget_s and elapsed() >= budget_s):
+        if args.anneal_lr:
+            frac = 1.0 - progress.fraction(timesteps, elapsed())
+            optimizer.param_groups[0]["lr"] = max(frac, 0.0) * args.learning_rate
+
+        # -- rollout: T engine steps, every row deciding once per step -------------------------
+        for t in range(T):
+            t0 = time.perf_counter()
+            cur = info["current_player"].astype(np.int64)
+            learn_t = league.learner[rows_n, cur]
+            seats[t] = cur
+            learn[t] = learn_t
+            obs_buf[t].copy_(torch.from_numpy(obs))
+            mask_buf[t].copy_(torch.from_numpy(mask))
+            mine = learn_t.all()  # else the network decides only the learner's rows
+            li = None if mine else torch.from_numpy(np.flatnonzero(learn_t)).to(device)
+            o, m = (obs_buf[t], mask_buf[t]) if mine else (obs_buf[t][li], mask_buf[t][li])
+            with torch.inference_mode():
+                a, logp, v = step_fn(agent, o, m)
+                if not bool(m.gather(1, a[:, None]).all()):
+                    raise RuntimeError("the masked policy sampled an illegal action")
+            actions = np.zeros(N, np.int64)
+            if mine:
+                act_buf[t], logp_buf[t], val_buf[t] = a, logp, v
+                actions[:] = a.cpu().numpy()
+            else:
+                act_buf[t, li], logp_buf[t, li], val_buf[t, li] = a, logp, v
+                actions[learn_t] = a.cpu().numpy()
+            t1 = time.perf_counter()
+            league.act(obs, mask, learn_t, actions)
+            t2 = time.perf_counter()
+            obs, mask, r, term, trunc, info = venv.step(actions)
+            rewards[t] = r
+            done = term | trunc
+            dones[t] = done
+            t3 = time.perf_counter()
+            if done.any():
+                ended = np.flatnonzero(done)
+                games += ended.size
+                league.draw(ended)  # each new game is seated afresh
+            timing["policy"] += t1 - t0
+            timing["league"] += t2 - t1 + time.perf_counter() - t3
+            timing["env"] += t3 - t2
+        timesteps += int(learn.sum())
+        engine_decisions += T * N
+
+        # -- credit assignment per trajectory, across rollouts ---------------------------------
+        t0 = time.perf_counter()
+        credit, pending = assign_credit(
+            seats,
+            learn,
+            rewards,
+            dones,
+            val_buf.cpu().numpy(),
+            group_of_seat,
+            rep_seat,
+            args.gamma,
+            args.gae_lambda,
+            pending,
         )
-        path = _save(model, out, done_steps)
-        if args.opponent in ("self", "mix"):
-            snapshots.append(PolicyAgent(path, args.game, name=path.stem))
-            del snapshots[: -args.pool_size]
-            venv.opponents = training_opponents(
-                args.opponent, args.game, args.seed, snapshots, args.num_envs
-            )
-    seconds = time.perf_counter() - t0
-    model.save(out / "model.zip")
-    with open(out / "eval.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    side = ", as a side" if args.team else ""
-    title = f"MaskablePPO on {args.game} ({args.opponent} opponents{side})"
-    plot(rows, out / "learning_curve.png", title)
-    timing = venv.timing
+        idx = torch.from_numpy(np.flatnonzero(credit.valid.ravel())).to(device)
+        cidx = torch.from_numpy(np.flatnonzero(credit.carry_valid.ravel())).to(device)
+        adv = torch.from_numpy(np.concatenate([credit.adv.ravel(), credit.carry_adv.ravel()]))
+        ret = torch.from_numpy(np.concatenate([credit.ret.ravel(), credit.carry_ret.ravel()]))
+        sel = torch.cat([idx, cidx + T * N])
+        b_adv, b_ret = adv.to(device)[sel], ret.to(device)[sel]
+        b_obs = torch.cat([obs_buf.view(T * N, D)[idx], carry_obs.view(N * G, D)[cidx]])
+        b_mask = torch.cat([mask_buf.view(T * N, A)[idx], carry_mask.view(N * G, A)[cidx]])
+        b_act = torch.cat([act_buf.view(-1)[idx], carry_act.view(-1)[cidx]])
+        b_logp = torch.cat([logp_buf.view(-1)[idx], carry_logp.view(-1)[cidx]])
+        b_val = torch.cat([val_buf.view(-1)[idx], carry_val.view(-1)[cidx]])
+        # the decisions of this rollout still open move to the carry buffers
+        bb, gg = np.nonzero(pending.live & (pending.src >= 0))
+        if bb.size:
+            tt = torch.from_numpy(pending.src[bb, gg]).to(device)
+            bt, gt = torch.from_numpy(bb).to(device), torch.from_numpy(gg).to(device)
+            carry_obs[bt, gt] = obs_buf[tt, bt]
+            carry_mask[bt, gt] = mask_buf[tt, bt]
+            carry_act[bt, gt] = act_buf[tt, bt]
+            carry_logp[bt, gt] = logp_buf[tt, bt]
+            carry_val[bt, gt] = val_buf[tt, bt]
+            pending.src[bb, gg] = -1
+        timing["credit"] += time.perf_counter() - t0
+
+        # -- PPO update on every finished decision ---------------------------------------------
+        t0 = time.perf_counter()
+        M = b_act.numel()
+        stats = torch.zeros(5)
+        n_mb = 0
+        for _epoch in range(args.epochs if M else 0):  # M = 0: no trajectory step closed yet
+            perm = torch.randperm(M, device=device)
+            for mb in torch.tensor_split(perm, max(1, round(M / args.minibatch_size))):
+                loss, s = loss_fn(
+                    agent,
+                    b_obs[mb],
+                    b_mask[mb],
+                    b_act[mb],
+                    b_logp[mb],
+                    b_adv[mb],
+                    b_ret[mb],
+                    b_val[mb],
+                    args,
+                )
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                optimizer.step()
+                stats += s.cpu()
+                n_mb += 1
+            if args.target_kl is not None and float(s[3]) > args.target_kl:
+                break
+        stats /= max(n_mb, 1)
+        var = float(b_ret.var()) if M > 1 else 0.0
+        explained = 1 - float((b_ret - b_val).var()) / var if var > 0 else float("nan")
+        timing["update"] += time.perf_counter() - t0
+        trained += M
+        update += 1
+
+        train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
+        logs.update(
+            {
+                "timesteps": timesteps,
+                "update": update,
+                "seconds": round(elapsed(), 3),
+                "decisions_per_s": timesteps / max(train_s, 1e-9),
+                "batch": M,
+                "games": games,
+                "learning_rate": optimizer.param_groups[0]["lr"],
+                "pg_loss": float(stats[0]),
+                "v_loss": float(stats[1]),
+                "entropy": float(stats[2]),
+                "approx_kl": float(stats[3]),
+                "clipfrac": float(stats[4]),
+                "explained_variance": explained,
+                "league_games_share": float((league.member >= 0).mean()),
+            }
+        )
+        progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9))
+
+        if timesteps >= next_snapshot:
+            next_snapshot += args.snapshot_every
+            league.add_snapshot(Snapshot(agent, f"self@{timesteps}"))
+        if timesteps >= next_eval:
+            next_eval += args.eval_every
+            rows = run_evaluation()
+            progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), _eval_note(rows))
+
+    if last_eval != timesteps:
+        rows = run_evaluation()
+        progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), _eval_note(rows))
+    progress.close()
+    seconds = elapsed()
+    model_path = out / "model.npz"
+    to_numpy_policy(agent, model_header(args, venv, timesteps)).save(model_path)
+    logs.close()
+    title = f"native PPO on {args.game} (every seat learns, league share {args.league_share})"
+    plot(logs.eval_rows, out / "learning_curve.png", title)
+    train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
     summary = {
         "game": args.game,
-        "config": args.config,
-        "eval_config": args.eval_config,
-        "opponent": args.opponent,
-        "args": dict(vars(args)),
-        "timesteps": done_steps,
+        "args": {k: v for k, v in vars(args).items()},
+        "git_commit": git_commit(),
+        "timesteps": timesteps,
+        "trained_decisions": trained,
+        "engine_decisions": engine_decisions,
+        "updates": update,
+        "games": games,
         "seconds": seconds,
-        "steps_per_s": done_steps / seconds,
-        "learn_steps_per_s": done_steps / learn_seconds,
-        "env_seconds": timing["env"] - timing["opponents"],
-        "opponent_seconds": timing["opponents"],
-        "env_share": (timing["env"] - timing["opponents"]) / learn_seconds,
-        "opponent_share": timing["opponents"] / learn_seconds,
-        "final": rows[-2:],
-        "model": str(out / "model.zip"),
+        "train_seconds": train_s,
+        "decisions_per_s": timesteps / train_s,
+        "decisions_per_s_with_eval": timesteps / seconds,
+        "engine_decisions_per_s": engine_decisions / train_s,
+        "seconds_by_part": timing,
+        "shares": {k: timing[k] / train_s for k in ("env", "policy", "league", "credit", "update")},
+        "threads": args.threads,
+        "device": str(device),
+        "final": logs.eval_rows[-2:],
+        "model": str(model_path),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    sh = summary["shares"]
     print(
-        f"{done_steps / learn_seconds:,.0f} learner steps/s while learning "
-        f"({done_steps / seconds:,.0f} with evaluations); of the learning time the environment "
-        f"took {summary['env_share']:.1%} and the opponents' moves {summary['opponent_share']:.1%}"
+        f"{timesteps:,} learner decisions in {seconds / 60:.1f} min: "
+        f"{summary['decisions_per_s']:,.0f} learner decisions/s while training; shares of the "
+        f"training time: engine {sh['env']:.1%}, rollout forward {sh['policy']:.1%}, league "
+        f"{sh['league']:.1%}, credit {sh['credit']:.1%}, update {sh['update']:.1%}"
     )
-    print(f"model: {out / 'model.zip'}; logs: {out}/progress.csv, {out}/eval.csv; plot: ", end="")
-    print(out / "learning_curve.png")
+    for r in logs.eval_rows[-2:]:
+        print(
+            f"vs {r['opponent']}: win rate {r['win_rate']:.3f} ({r['ci_low']:.3f}-"
+            f"{r['ci_high']:.3f}; equal strength {r['baseline']:.2f}) over {r['games']} games"
+        )
+    print(f"model: {model_path}; logs: {out}/progress.csv, {out}/eval.csv, TensorBoard in {out}")
+    print(f"plot: {out / 'learning_curve.png'}; summary: {out / 'summary.json'}")
     return summary
 
 
-def progress_callback(total: int, t0: float, stream=None):
-    """An SB3 callback drawing a progress bar after every rollout: rewritten in place on a
-    terminal, one line per 5% of ``total`` otherwise (logs stay readable)."""
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    stream = stream or sys.stdout
-    live = stream.isatty()
-
-    class Progress(BaseCallback):
-        shown = 0  # the last 5% step printed (not on a terminal)
-
-        def _on_step(self) -> bool:
-            return True
-
-        def _on_rollout_end(self) -> None:
-            done = min(self.num_timesteps, total)
-            step = int(20 * done / total)
-            if not live and step <= self.shown:
-                return
-            self.shown = step
-            rate = done / max(time.perf_counter() - t0, 1e-9)
-            eta = (total - done) / rate if rate else float("inf")
-            bar = "#" * int(30 * done / total)
-            left = f"{eta:.0f} s" if eta < 60 else f"{eta / 60:.1f} min"
-            line = f"[{bar:30s}] {done:,}/{total:,} steps {rate:,.0f} steps/s, {left} left"
-            stream.write(f"\r{line:100s}" if live else line + "\n")
-            stream.flush()
-
-    return Progress()
-
-
-def _save(model, out: Path, steps: int) -> Path:
-    path = out / f"checkpoint_{steps}.zip"
-    model.save(path)
-    return path
+def _eval_note(rows: list[dict]) -> str:
+    return "| " + " | ".join(
+        f"vs {r['opponent']}: {r['win_rate']:.2f} ({r['ci_low']:.2f}-{r['ci_high']:.2f})"
+        for r in rows
+    )
 
 
 if __name__ == "__main__":
