@@ -526,7 +526,7 @@ class Snapshot:
 
         with torch.no_grad():
             obs = torch.from_numpy(observations).to(self.device)
-            mask = torch.from_numpy(masks).to(self.device).bool()
+            mask = torch.from_numpy(np.array(masks, np.bool_)).to(self.device)  # a copy
             actions, _ = sample_actions(torch.where(mask, self.actor(obs), MASKED_LOGIT))
         return actions.cpu().numpy()
 
@@ -924,7 +924,8 @@ def main(argv=None) -> dict:
             seats[t] = cur
             learn[t] = learn_t
             obs_buf[t].copy_(torch.from_numpy(obs))
-            mask_buf[t].copy_(torch.from_numpy(mask))
+            # the engine's mask is read-only (torch.from_numpy warns on it): a bool view, copied
+            mask_buf[t].copy_(torch.from_numpy(mask.view(np.bool_).copy()))
             mine = learn_t.all()  # else the network decides only the learner's rows
             li = None if mine else torch.from_numpy(np.flatnonzero(learn_t)).to(device)
             o, m = (obs_buf[t], mask_buf[t]) if mine else (obs_buf[t][li], mask_buf[t][li])

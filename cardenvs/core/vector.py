@@ -56,8 +56,6 @@ looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share
 
 from __future__ import annotations
 
-import reprlib
-
 import numpy as np
 from numba import njit
 
@@ -101,20 +99,10 @@ def check_int(value, name: str, low: int, high: int) -> int:
     """``value`` as an int if it is an integer (not a bool) in ``low..high``, else ``ValueError``
     naming ``name`` and what is allowed."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {brief(value)}")
     if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value!r}")
+        raise ValueError(f"{name} must be in {low}..{high}, got {brief(value)}")
     return int(value)
-
-
-def short_repr(value) -> str:
-    """``repr(value)`` cut short for an error message (a long list of actions, say)."""
-    return _SHORT.repr(value)
-
-
-_SHORT = reprlib.Repr()
-_SHORT.maxlist = _SHORT.maxtuple = 10
-_SHORT.maxother = 200
 
 
 def int_array(values, name: str, what: str) -> np.ndarray:
@@ -123,13 +111,13 @@ def int_array(values, name: str, what: str) -> np.ndarray:
     try:
         a = np.asarray(values)
     except ValueError:  # ragged nesting
-        raise ValueError(f"{name} must be {what}, got {short_repr(values)}") from None
+        raise ValueError(f"{name} must be {what}, got {brief(values)}") from None
     if a.size == 0 and a.dtype.kind in "fiu":
         return a.astype(np.int64)
     if a.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be {what}, got {short_repr(values)} (dtype {a.dtype})")
+        raise ValueError(f"{name} must be {what}, got {brief(values)} (dtype {a.dtype})")
     if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-        raise ValueError(f"{name} must be {what}, got {short_repr(values)}")
+        raise ValueError(f"{name} must be {what}, got {brief(values)}")
     return a.astype(np.int64)
 
 
