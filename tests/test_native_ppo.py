@@ -373,7 +373,7 @@ def test_model__round_trip_gives_the_torch_policy(tmp_path, activation):
     rng = np.random.default_rng(0)
     for _ in range(20):  # observations from every phase of real deals
         with torch.no_grad():
-            logits, values = agent(torch.from_numpy(obs), torch.from_numpy(mask).bool())
+            logits, values = agent(torch.from_numpy(obs), torch.from_numpy(mask.astype(bool)))
         expected = torch.softmax(logits, dim=1).numpy()
         np.testing.assert_allclose(policy.probabilities(obs, mask), expected, atol=1e-5)
         np.testing.assert_allclose(policy.value(obs), values.numpy(), rtol=1e-4, atol=1e-5)
