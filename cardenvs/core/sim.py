@@ -148,6 +148,10 @@ class Simulator:
     def legal(self, s: PackedState) -> np.ndarray:
         """The legal-action mask of the seat to act in the copy (all zero once it is over)."""
         self._state(s, rows=1)
+        return self._legal(s)
+
+    def _legal(self, s: PackedState) -> np.ndarray:
+        """``legal`` of a state already checked."""
         out = np.zeros(self.game.num_actions, np.int8)
         self.game.legal_row(s, 0, self.cfg, out)
         return out
@@ -161,9 +165,9 @@ class Simulator:
         """
         self._state(s, rows=1)
         action = check_int(action, "action", 0, self.game.num_actions - 1)
-        if check and not self.legal(s)[action]:
+        if check and not self._legal(s)[action]:
             raise ValueError(f"action {action} is not legal in this state")
-        rewards, term, mask = self.step_rows(s, [action])
+        rewards, term, mask = self._apply(s, np.array([action], np.int64))
         return rewards[0], bool(term[0]), mask[0]
 
     # -- several copies at once (batched roll-outs) ---------------------------------------------
@@ -210,6 +214,11 @@ class Simulator:
         bad = np.flatnonzero((a < 0) | (a > a_max))
         if bad.size:
             raise ValueError(f"actions must be {what}, got actions[{bad[0]}] = {a[bad[0]]}")
+        return self._apply(s, a)
+
+    def _apply(self, s: PackedState, a: np.ndarray):
+        """``step_rows`` on a state and ``int64`` actions already checked (one per row)."""
+        k = s.m.shape[0]
         obs = np.empty((k, self.game.obs_dim), np.float32)
         mask = np.zeros((k, self.game.num_actions), np.int8)
         rewards = np.zeros((k, self.num_seats), np.float32)
