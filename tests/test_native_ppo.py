@@ -499,7 +499,10 @@ def test_trainer__parse_rejects_bad_arguments_and_reads_the_native_defaults(caps
 
     args = parse(["--game", "banque-v0"])
     assert args.gamma == 1.0 and args.config == {"episode": "deal"}
-    assert args.eval_config == {"episode": "game"}
+    assert args.eval_config == {"episode": "game", "reward": "win"}
+    four_aces = parse(["--game", "four_aces-v0"])  # trained on score margins, judged on wins
+    assert four_aces.config == {"episode": "deal", "reward": "score"}
+    assert four_aces.eval_config == {"episode": "game", "reward": "win"}
     assert parse(["--game", "piquet-v0"]).gamma == hyperparams.NATIVE["gamma"]
     for game in cardenvs.GAMES:
         parse(["--game", game])  # every tuned key is an argument (checked in parse)
@@ -606,3 +609,51 @@ def test_train_speed__measures_both_trainers_side_by_side(tmp_path, capsys):
     assert native["ratio"] == pytest.approx(native["decisions_per_s"] / sb3["decisions_per_s"])
     assert json.loads((tmp_path / "r.json").read_text())["rows"][1]["ratio"] == native["ratio"]
     assert "x SB3" in capsys.readouterr().out
+
+
+def test_table__runs_a_setting_keeps_its_results_and_writes_the_table(tmp_path):
+    """``train.table`` end to end on one setting, seconds long: the trainer's run, the ISMCTS
+    evaluation of Piquet, the kept files, the table row built from them."""
+    pytest.importorskip("torch")
+    docs, runs = tmp_path / "docs", tmp_path / "runs"
+    small = "--num-envs 16 --num-steps 8 --net 16 --eval-games 4 --total-timesteps 300"
+    done = run_module(
+        "train.table",
+        ["--only", "piquet-v0", "--minutes", "1", "--trainer-args", small, "--ismcts-n", "1"]
+        + ["--ismcts-iterations", "4", "--docs", str(docs), "--runs", str(runs)],
+    )
+    kept = sorted(p.name for p in (docs / "piquet-v0").iterdir())
+    assert kept == sorted(
+        ["eval.csv", "ismcts.json", "learning_curve.png", "progress.csv"]
+        + ["run.json", "summary.json"]
+    )
+    summary = json.loads((docs / "piquet-v0" / "summary.json").read_text())
+    ismcts = json.loads((docs / "piquet-v0" / "ismcts.json").read_text())["results"][0]
+    assert ismcts["opponent"] == "ismcts" and ismcts["games"] == 2  # one deal from each seat
+    row = [line for line in done.stdout.splitlines() if line.startswith("| [piquet-v0]")]
+    assert len(row) == 1 and "(docs/training/native/piquet-v0/learning_curve.png)" in row[0]
+    cells = [c.strip() for c in row[0].strip("|").split("|")]
+    final = {r["opponent"]: r for r in summary["final"]}
+    assert cells[1] == "2" and cells[5] == "0.50"
+    assert cells[6].startswith(f"{final['random']['win_rate']:.3f} (")
+    assert cells[7].startswith(f"{final['heuristic']['win_rate']:.3f} (")
+    assert (
+        cells[8]
+        == f"{ismcts['win_rate']:.3f} ({ismcts['ci_low']:.3f}–{ismcts['ci_high']:.3f}), 2 deals"
+    )
+    table_md = (docs / "table.md").read_text()
+    assert "(piquet-v0/learning_curve.png)" in table_md  # links relative to the table's folder
+
+
+def test_table__a_failed_setting_is_reported_and_exits_nonzero(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "train.table", "--only", "esel-v0", "--minutes", "1"]
+        + ["--trainer-args", "--num-envs 0", "--docs", str(tmp_path / "d")]
+        + ["--runs", str(tmp_path / "r")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode != 0 and "failed: esel-v0" in done.stderr
+    assert "--num-envs must be at least 1" in (tmp_path / "r" / "esel-v0.log").read_text()

@@ -24,6 +24,7 @@ model               a model saved by ``train/ppo.py`` (``model.npz``) or by
 --side              the model plays every seat of one side, each side in turn (partnership
                     Piquet: both partners); the side's win rate against 1 / the number of sides
 --ismcts-iterations ISMCTS budget per move
+--ismcts-rollout    ISMCTS roll-outs: random legal moves (default) or the game's heuristic
 --json              write the results here
 """
 
@@ -53,13 +54,16 @@ def evaluate(
     iterations: int = 200,
     solo: bool = True,
     side: bool = False,
+    rollout: str = "random",
 ) -> list[dict]:
     """Win rates of ``model`` (a path to a ``.npz`` or ``.zip`` model, a loaded ``NumpyPolicy`` or
     ``MaskablePPO``) against each opponent kind."""
     agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
     rows = []
     for k, kind in enumerate(against):
-        opponent = make_agent(kind, game, seed + 7919 * (k + 1), iterations=iterations)
+        opponent = make_agent(
+            kind, game, seed + 7919 * (k + 1), iterations=iterations, rollout=rollout
+        )
         row = head_to_head(game, agent, opponent, n, seed, config, solo=solo, side=side)
         row["opponent"] = kind
         rows.append(row)
@@ -78,6 +82,7 @@ def parse(argv=None):
     p.add_argument("--all-seatings", action="store_true")
     p.add_argument("--side", action="store_true")
     p.add_argument("--ismcts-iterations", type=int, default=200)
+    p.add_argument("--ismcts-rollout", choices=("random", "heuristic"), default="random")
     p.add_argument("--json", default=None)
     a = p.parse_args(argv)
     if a.n < 1:
@@ -109,6 +114,7 @@ def main(argv=None) -> list[dict]:
         iterations=a.ismcts_iterations,
         solo=not a.all_seatings,
         side=a.side,
+        rollout=a.ismcts_rollout,
     )
     for r in rows:
         print(
