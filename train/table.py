@@ -18,8 +18,7 @@ Each setting's ``summary.json``, ``eval.csv``, ``progress.csv`` and ``learning_c
 checkpoints stay in ``runs/table/<setting>/``. ``docs/training/native/table.md`` gets the table.
 
 The trainer uses one thread (the engine, the network and the league in turn), so ``--jobs 2``
-runs two settings side by side on a 2-core machine, each on its own core; each setting's
-``run.json`` says how many ran together.
+runs two settings side by side on a 2-core machine, each on its own core.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 import cardenvs
+from cardenvs.registry import lookup
 from train import hyperparams
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,13 +113,12 @@ def run(names: list[str], a: argparse.Namespace) -> list[str]:
 
 
 def keep(name: str, a: argparse.Namespace) -> None:
-    """Copy the setting's results to ``<docs>/<name>/``, with how many ran side by side."""
+    """Copy the setting's results to ``<docs>/<name>/``."""
     src, dst = Path(a.runs) / name, Path(a.docs) / name
     dst.mkdir(parents=True, exist_ok=True)
     for f in KEEP:
         if (src / f).exists():
             shutil.copy2(src / f, dst / f)
-    (dst / "run.json").write_text(json.dumps({"side_by_side_jobs": a.jobs}, indent=2) + "\n")
 
 
 def ci(row: dict) -> str:
@@ -141,8 +140,9 @@ def table(docs: Path = DOCS, link: str = "docs/training/native/") -> str:
         s = json.loads(path.read_text())
         final = {r["opponent"]: r for r in s["final"]}
         base = final["random"]["baseline"]
-        game, extra = SETTINGS[name]
-        players = cardenvs.make_vector(game, 1, **(s["args"]["config"] | extra)).num_seats
+        game = SETTINGS[name][0]
+        info = cardenvs.game_info(game)
+        players = info.num_seats(info.config_cls(**(lookup(game)[1] | s["args"]["config"])))
         cells = [
             f"[{name}]({link}{name}/learning_curve.png)",
             str(players),
