@@ -16,8 +16,11 @@ training, with evaluations kept to a token final one (4 single deals). Measured:
   epochs), and the rest (the rollout's forward pass and bookkeeping; native: also credit
   assignment).
 
-``--matched`` adds a native run with SB3's update settings (4 epochs, minibatches of 1024), so
-the ratio can be read both ways: at each trainer's defaults and at equal sample reuse. Prints a
+The native trainer's default arithmetic is bf16 matrix products where the CPU computes them
+natively (``--precision auto``, see ``train/ppo.py``); the SB3 route computes in fp32. Where
+the default resolves to bf16 a second native run in fp32 is added, so the ratio can be read at
+each trainer's defaults and at equal arithmetic. ``--matched`` adds a native fp32 run with SB3's
+update settings (4 epochs, minibatches of 1024): equal sample reuse too. Prints a
 table and the ratio native / SB3; ``--json`` writes the numbers.
 """
 
@@ -76,7 +79,9 @@ def run_sb3(game: str, net, seconds: float, out: Path, rate_guess: float = 2500.
     }
 
 
-def run_native(game: str, net, seconds: float, out: Path, threads: int, extra=()) -> dict:
+def run_native(
+    game: str, net, seconds: float, out: Path, threads: int, extra=(), label: str = ""
+) -> dict:
     from train import ppo
 
     argv = ["--game", game, "--net", *map(str, net), "--minutes", str(seconds / 60)]
@@ -92,13 +97,14 @@ def run_native(game: str, net, seconds: float, out: Path, threads: int, extra=()
     }
     a = s["args"]
     return {
-        "trainer": "native" + (" (SB3's epochs and minibatch)" if extra else ""),
+        "trainer": f"native, {s['precision']}" + (f" ({label})" if label else ""),
         "decisions": s["timesteps"],
         "seconds": s["train_seconds"],
         "decisions_per_s": s["decisions_per_s"],
         "shares": shares,
         "settings": f"epochs {a['epochs']}, minibatch {a['minibatch_size']}, "
-        f"{a['num_steps']} steps x {a['num_envs']} envs, every seat learns",
+        f"{a['num_steps']} steps x {a['num_envs']} envs, {s['precision']} arithmetic, "
+        "every seat learns",
     }
 
 
@@ -117,10 +123,14 @@ def main(argv=None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         rows.append(run_sb3(a.game, a.net, a.seconds, Path(tmp) / "sb3"))
         rows.append(run_native(a.game, a.net, a.seconds, Path(tmp) / "native", a.threads))
+        if rows[-1]["trainer"] != "native, fp32":  # the defaults' bf16, and fp32 as SB3 computes
+            fp32 = ["--precision", "fp32"]
+            rows.append(run_native(a.game, a.net, a.seconds, Path(tmp) / "fp32", a.threads, fp32))
         if a.matched:
-            extra = ["--epochs", "4", "--minibatch-size", "1024"]
+            extra = ["--epochs", "4", "--minibatch-size", "1024", "--precision", "fp32"]
+            label = "SB3's epochs and minibatch"
             rows.append(
-                run_native(a.game, a.net, a.seconds, Path(tmp) / "matched", a.threads, extra)
+                run_native(a.game, a.net, a.seconds, Path(tmp) / "matched", a.threads, extra, label)
             )
     base = rows[0]["decisions_per_s"]
     print(f"\n{a.game}, MLP {'x'.join(map(str, a.net))}, one torch thread")

@@ -294,7 +294,7 @@ def test_credit__bad_shapes_raise():
 # --- masking -----------------------------------------------------------------------------------
 def test_masking__no_illegal_action_in_1e5_samples():
     torch = pytest.importorskip("torch")
-    from train.ppo import MASKED_LOGIT, build_agent, sample_actions
+    from train.ppo import MASKED_LOGIT, autocast, build_agent, sample_actions
 
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
@@ -312,13 +312,26 @@ def test_masking__no_illegal_action_in_1e5_samples():
     a = actions.numpy()
     assert mask[np.arange(n), a].all()
     assert (a[single] == only[single]).all() and np.allclose(logp.numpy()[single], 0.0)
-    # the network's own masked forward pass
+    # the network's own masked forward pass, in fp32 and under bf16 autocast
     agent = build_agent(D, A, [16], "tanh")
-    with torch.no_grad():
-        logits, _ = agent(torch.randn(n, D) * 10, m)
-        actions, _ = sample_actions(logits)
-    assert mask[np.arange(n), actions.numpy()].all()
-    assert torch.softmax(logits, 1)[~m].max() == 0.0
+    for precision in ("fp32", "bf16"):
+        with torch.no_grad(), autocast(torch.device("cpu"), precision):
+            logits, values = agent(torch.randn(n, D) * 10, m)
+            actions, _ = sample_actions(logits)
+        assert logits.dtype == values.dtype == torch.float32  # the heads come back in fp32
+        assert mask[np.arange(n), actions.numpy()].all()
+        assert torch.softmax(logits, 1)[~m].max() == 0.0
+
+
+def test_precision__auto_resolves_by_device_and_explicit_values_stay():
+    torch = pytest.importorskip("torch")
+    from train.ppo import resolve_precision
+
+    cpu = torch.device("cpu")
+    assert resolve_precision("fp32", cpu) == "fp32"
+    assert resolve_precision("bf16", cpu) == "bf16"
+    native = torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+    assert resolve_precision("auto", cpu) == ("bf16" if native else "fp32")
 
 
 def test_masking__numpy_policy_never_plays_an_illegal_action():
@@ -478,15 +491,16 @@ def tiny_args(out: Path, game: str = "piquet-v0", *extra) -> list[str]:
     ]
 
 
-def test_trainer__same_seed_same_weights_other_seed_other_weights(tmp_path):
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_trainer__same_seed_same_weights_other_seed_other_weights(tmp_path, precision):
     pytest.importorskip("torch")
     from train.ppo import main
 
     runs = [
-        main(tiny_args(tmp_path / f"run{k}", "piquet-v0", "--seed", s))
+        main(tiny_args(tmp_path / f"run{k}", "piquet-v0", "--seed", s, "--precision", precision))
         for k, s in enumerate(("3", "3", "4"))
     ]
-    assert runs[0]["updates"] >= 3
+    assert runs[0]["updates"] >= 3 and runs[0]["precision"] == precision
     weights = [NumpyPolicy.load(r["model"]) for r in runs]
     first = _arrays(weights[0])
     assert all(np.array_equal(first[k], v) for k, v in _arrays(weights[1]).items())
@@ -597,12 +611,18 @@ def test_trainer__end_to_end_sb3_run_plays_beside_a_native_model(native_run, tmp
 
 def test_train_speed__measures_both_trainers_side_by_side(tmp_path, capsys):
     pytest.importorskip("sb3_contrib", reason="needs the train extra: pip install -e '.[train]'")
+    import torch
+
     from benchmarks import train_speed
+    from train.ppo import resolve_precision
 
     report = train_speed.main(["--seconds", "2", "--net", "16", "--json", str(tmp_path / "r.json")])
-    sb3, native = report["rows"]
-    assert sb3["trainer"].startswith("sb3") and native["trainer"] == "native"
-    for row in (sb3, native):
+    sb3, native, *fp32 = report["rows"]
+    default = resolve_precision("auto", torch.device("cpu"))
+    assert sb3["trainer"].startswith("sb3") and native["trainer"] == f"native, {default}"
+    # where the default is bf16, an fp32 run follows: the ratio at equal arithmetic
+    assert [r["trainer"] for r in fp32] == ([] if default == "fp32" else ["native, fp32"])
+    for row in (sb3, native, *fp32):
         assert row["decisions"] > 0 and row["decisions_per_s"] > 0
         assert sum(row["shares"].values()) == pytest.approx(1.0)
         assert 0 < row["shares"]["update"] < 1
