@@ -13,7 +13,7 @@ package nobody imported.
 
 from __future__ import annotations
 
-from .registry import GAMES, lookup, register_pettingzoo
+from .registry import GAMES, classes, lookup, register_pettingzoo
 
 __version__ = "0.1.0"
 
@@ -27,8 +27,8 @@ def make(env_id: str, render_mode: str | None = None, illegal_action: str = "pen
         illegal_action: ``"penalize"`` (PettingZoo classic) or ``"raise"``.
         **config: the game's ``Config`` options (validated).
     """
-    module, defaults = lookup(env_id)
-    return module.env(render_mode=render_mode, illegal_action=illegal_action, **(defaults | config))
+    _, env_cls, defaults = classes(env_id)
+    return env_cls(render_mode=render_mode, illegal_action=illegal_action, **(defaults | config))
 
 
 def make_vector(
@@ -40,8 +40,7 @@ def make_vector(
     **config,
 ):
     """A batched engine stepping ``num_envs`` games of ``env_id`` at once."""
-    module, defaults = lookup(env_id)
-    cls = getattr(module, module.VECTOR_CLASS)
+    cls, _, defaults = classes(env_id)
     return cls(num_envs, seed=seed, autoreset=autoreset, validate=validate, **(defaults | config))
 
 
@@ -49,8 +48,7 @@ def game_info(env_id: str):
     """What an agent needs to read a game without building it: the ``GameDef`` of ``env_id``
     (``name``, ``version``, ``num_actions``, ``action_names``, ``obs_layout`` as ``ObsField``
     blocks with ``name``, ``size``, ``low``, ``high``, ``doc``, ``obs_dim``, ``deck``)."""
-    module, _ = lookup(env_id)
-    return module.GAME
+    return lookup(env_id)[0]
 
 
 def replay(record: dict) -> dict:

@@ -77,19 +77,18 @@ def clear_stale_cache(root: Path | None = None, log=print) -> int:
 
 def engine_of(env_id: str) -> str:
     """The module of the kernels ``env_id`` runs on (ids on the same engine share it)."""
-    module, _ = lookup(env_id)
-    return module.GAME.reset_rows.py_func.__module__
+    return lookup(env_id)[0].reset_rows.py_func.__module__
 
 
 def variants(env_id: str) -> list[dict]:
     """The configs, besides the default, under which ``env_id`` runs a step kernel of its own
     (``core.game.StepKernels``: Banque's and Four Aces' one kernel per number of players), each
     as the keyword arguments that select it."""
-    module, defaults = lookup(env_id)
-    step_for = module.GAME.step_for
+    game, defaults = lookup(env_id)
+    step_for = game.step_for
     if not isinstance(step_for, StepKernels):
         return []
-    default = getattr(module.GAME.config_cls(**defaults), step_for.option)
+    default = getattr(game.config_cls(**defaults), step_for.option)
     return [{step_for.option: v} for v in sorted(step_for.kernels) if v != default]
 
 
@@ -140,7 +139,7 @@ def exercise(env_id: str, steps: int = 64, **config) -> None:
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
         if not env.agents:
             break
-    game = lookup(env_id)[0].GAME
+    game = lookup(env_id)[0]
     if game.determinize is not None:
         sim = Simulator(game, venv.config)
         s = sim.determinize(sim.copy_row(venv.state, 0), 0, np.random.default_rng(0))

@@ -27,7 +27,7 @@ what it holds and what is allowed (user values are quoted cut short).
 from __future__ import annotations
 
 from .core.messages import brief
-from .registry import GAMES, lookup
+from .registry import GAMES, classes
 
 FIELDS = ("game", "version", "config", "seed", "deals", "result")
 
@@ -144,12 +144,13 @@ def replay_record(record: dict) -> dict:
             f"record is for {brief(env_id)}, which this version does not provide "
             f"(available: {list(GAMES)})"
         )
-    module, _ = lookup(env_id)
+    _, env_cls, _ = classes(env_id)
+    game = env_cls.vector_cls.game
     # an option added with a changed default: a record without it was played with the old
     # value; only the id's options: a record's config cannot pass render_mode or illegal_action
-    config = module.GAME.config_cls.RECORD_DEFAULTS | record["config"]
-    module.GAME.config_cls.from_kwargs(**config)
-    env = module.env(illegal_action="raise", **config)
+    config = game.config_cls.RECORD_DEFAULTS | record["config"]
+    game.config_cls.from_kwargs(**config)
+    env = env_cls(illegal_action="raise", **config)
     deals = record["deals"]
     options = {"deck": deals[0]["deck"], "dealer": deals[0]["dealer"]}
     if "episode" in record:  # the game's index under its seed (absent: 0; see core.aec)

@@ -1,14 +1,20 @@
-"""One table: environment id -> game module; registers every id with PettingZoo."""
+"""One table: environment id -> the package defining its ``GameDef`` (``GAME``) and the id's
+config defaults; registers every id with PettingZoo. A game package builds its front ends with
+``core.aec.front_ends`` when imported; ``lookup`` gives the ``GameDef``, ``classes`` its front
+ends."""
 
 from __future__ import annotations
 
 import importlib
 import warnings
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .core.messages import brief
 
-#: id -> (module, config defaults of the id). Variants of a game share its module.
+if TYPE_CHECKING:
+    from .core.game import GameDef
+
+#: id -> (package defining ``GAME``, config defaults of the id).
 REGISTRY: dict[str, tuple[str, dict]] = {
     "piquet-v0": ("cardenvs.games.piquet", {}),
     "piquet_au_cent-v0": ("cardenvs.games.piquet_au_cent", {}),
@@ -24,8 +30,8 @@ GAMES: tuple[str, ...] = tuple(REGISTRY)
 NAMESPACE = "cardenvs"
 
 
-def lookup(env_id: str) -> tuple[ModuleType, dict]:
-    """The game module and default config of ``env_id`` (``"piquet-v0"`` or
+def lookup(env_id: str) -> tuple[GameDef, dict]:
+    """The ``GameDef`` and default config of ``env_id`` (``"piquet-v0"`` or
     ``"cardenvs/piquet-v0"``); a ``ValueError`` listing the ids for anything else."""
     if not isinstance(env_id, str):
         raise ValueError(
@@ -36,7 +42,16 @@ def lookup(env_id: str) -> tuple[ModuleType, dict]:
     if key not in REGISTRY:
         raise ValueError(f"unknown environment id {brief(env_id)}; available: {list(GAMES)}")
     module, defaults = REGISTRY[key]
-    return importlib.import_module(module), dict(defaults)
+    return importlib.import_module(module).GAME, dict(defaults)
+
+
+def classes(env_id: str) -> tuple[type, type, dict]:
+    """The batched engine class, the AEC env class and the default config of ``env_id``."""
+    from .core.aec import front_end_classes
+
+    game, defaults = lookup(env_id)
+    vector_cls, env_cls = front_end_classes(game)
+    return vector_cls, env_cls, defaults
 
 
 def register_pettingzoo() -> None:

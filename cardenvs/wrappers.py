@@ -24,7 +24,7 @@ import gymnasium
 import numpy as np
 
 from .core.messages import brief
-from .registry import lookup
+from .registry import classes
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -50,11 +50,9 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         **config,
     ):
-        module, defaults = lookup(env_id)
+        vector_cls, _, defaults = classes(env_id)
         self.env_id = env_id
-        self._engine = getattr(module, module.VECTOR_CLASS)(
-            1, autoreset=False, validate=False, **(defaults | config)
-        )
+        self._engine = vector_cls(1, autoreset=False, validate=False, **(defaults | config))
         self.num_seats = self._engine.num_seats
         if seat != "rotate" and not (
             isinstance(seat, (int, np.integer))
@@ -217,9 +215,9 @@ def _make_sb3_class():
         """See ``sb3_vec_env``."""
 
         def __init__(self, env_id, num_envs, seed, opponents, team, **config):
-            module, defaults = lookup(env_id)
+            vector_cls, _, defaults = classes(env_id)
             self.env_id = env_id
-            self.engine = getattr(module, module.VECTOR_CLASS)(
+            self.engine = vector_cls(
                 num_envs, seed=seed, autoreset=False, validate=False, **(defaults | config)
             )
             game = self.engine.game

@@ -175,6 +175,35 @@ def test_registry__a_long_unknown_id_is_quoted_cut_short():
     assert len(str(e.value)) < 1000 and "piquet-v0" in str(e.value)
 
 
+def test_registry__every_id_maps_to_its_game_def_and_one_set_of_front_ends():
+    import importlib
+
+    from cardenvs.core.aec import FRONT_ENDS, CardAECEnv
+    from cardenvs.core.game import GameDef
+    from cardenvs.core.vector import CardVectorEnv
+    from cardenvs.registry import REGISTRY, classes, lookup
+
+    seen = set()
+    for env_id in cardenvs.GAMES:
+        game, defaults = lookup(env_id)
+        assert isinstance(game, GameDef) and cardenvs.game_info(env_id) is game
+        assert f"{game.name}-v{game.version}" == env_id
+        vector_cls, env_cls, _ = classes(env_id)
+        assert issubclass(vector_cls, CardVectorEnv) and issubclass(env_cls, CardAECEnv)
+        assert vector_cls.game is game and env_cls.vector_cls is vector_cls
+        assert FRONT_ENDS[game.name, game.version] == (vector_cls, env_cls)
+        # the classes are reachable where they say they live (so they pickle), and the package
+        # holds nothing but the factory's: no hand-written env or engine class
+        package = importlib.import_module(REGISTRY[env_id][0])
+        assert getattr(package, vector_cls.__name__) is vector_cls
+        assert getattr(package, env_cls.__name__) is env_cls
+        assert not hasattr(package, "VECTOR_CLASS")
+        assert type(cardenvs.make(env_id)) is env_cls
+        assert type(cardenvs.make_vector(env_id, 2, seed=0)) is vector_cls
+        seen.add(vector_cls)
+    assert len(seen) == len(cardenvs.GAMES)
+
+
 # --- 11. reset options --------------------------------------------------------------------------
 def piquet_order() -> list[str]:
     from cardenvs.core.cards import format_cards

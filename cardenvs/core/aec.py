@@ -361,12 +361,18 @@ class CardAECEnv(AECEnv):
         return json.loads(json.dumps(self._record))
 
 
+#: (game name, version) -> (batched engine class, AEC env class), filled by ``front_ends``
+FRONT_ENDS: dict[tuple[str, int], tuple[type, type]] = {}
+
+
 def front_ends(game, prefix: str, module: str, title: str):
-    """The batched engine class, the AEC env class and the ``env`` constructor of ``game``, for a
-    game module that needs no more than the standard front ends (the Piquet variants).
+    """The batched engine class, the AEC env class and the ``env`` constructor of ``game``: every
+    game's front ends come from here (a game package calls it once, at import).
 
     ``prefix`` names the classes (``<prefix>VectorEnv``, ``<prefix>Env``), ``module`` is the
     defining module's ``__name__`` (so the classes pickle) and ``title`` goes in the docstrings.
+    The classes are kept in ``FRONT_ENDS`` under the game's name and version, where
+    ``front_end_classes`` finds them.
     """
     vector_cls = type(
         f"{prefix}VectorEnv",
@@ -397,4 +403,19 @@ def front_ends(game, prefix: str, module: str, title: str):
         return env_cls(**kwargs)
 
     env.__module__ = module
+    key = (game.name, game.version)
+    if key in FRONT_ENDS and FRONT_ENDS[key][0].__module__ != module:
+        raise ValueError(f"front ends of {game.name}-v{game.version} are already defined elsewhere")
+    FRONT_ENDS[key] = (vector_cls, env_cls)
     return vector_cls, env_cls, env
+
+
+def front_end_classes(game) -> tuple[type, type]:
+    """The batched engine class and the AEC env class of ``game`` (a ``GameDef`` whose package
+    is imported: ``cardenvs.registry.lookup`` imports it)."""
+    try:
+        return FRONT_ENDS[game.name, game.version]
+    except KeyError:
+        raise LookupError(
+            f"no front ends for {game.name}-v{game.version}: its package defines none"
+        ) from None

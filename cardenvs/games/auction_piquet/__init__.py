@@ -106,8 +106,8 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.aec import front_ends
+from ..piquet import GAME as _PIQUET
 from ..piquet import rules as R
-from ..piquet.vector import GAME as _PIQUET
 
 __doc__ = R.spec_doc(__doc__, R.AuctionConfig)
 
@@ -119,7 +119,6 @@ GAME = dataclasses.replace(
     config_cls=Config,
     deal_extras=R.auction_deal_extras,
 )
-VECTOR_CLASS = "AuctionPiquetVectorEnv"
 
 
 AuctionPiquetVectorEnv, AuctionPiquetEnv, env = front_ends(

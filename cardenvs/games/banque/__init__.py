@@ -1,10 +1,22 @@
 """Banque (``banque-v0``): the shedding game to 248 with a shared bank, 2–4 players."""
 
-from .env import BanqueEnv, env, raw_env
-from .rules import Config, Table, beats
-from .vector import GAME, BanqueVectorEnv
+from __future__ import annotations
 
-VECTOR_CLASS = "BanqueVectorEnv"
+from ...core.aec import front_ends
+from ...core.game import GameDef
+from . import render as _render
+from . import rules as R
+from .rules import Config, Table, beats
+
+
+def num_seats(config) -> int:
+    """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
+    return config.num_players
+
+
+GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+BanqueVectorEnv, BanqueEnv, env = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
+raw_env = env
 
 __all__ = [
     "GAME",

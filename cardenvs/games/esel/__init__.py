@@ -1,9 +1,21 @@
 """Esel (Donkey, ``esel-v0``): trick-taking with personal trumps, eights and banks."""
 
-from .env import EselEnv, env, raw_env
-from .rules import Config, trick_winner
-from .vector import GAME, EselVectorEnv
+from __future__ import annotations
 
-VECTOR_CLASS = "EselVectorEnv"
+from ...core.aec import front_ends
+from ...core.game import GameDef
+from . import render as _render
+from . import rules as R
+from .rules import Config, trick_winner
+
+
+def num_seats(config) -> int:
+    """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
+    return config.num_players
+
+
+GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+EselVectorEnv, EselEnv, env = front_ends(GAME, "Esel", __name__, "Esel (2–4 players)")
+raw_env = env
 
 __all__ = ["GAME", "Config", "EselEnv", "EselVectorEnv", "env", "raw_env", "trick_winner"]

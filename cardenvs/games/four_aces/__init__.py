@@ -1,10 +1,24 @@
 """Four Aces (``four_aces-v0``): draw, discard, jokers and hand combinations, 3–5 players."""
 
-from .env import FourAcesEnv, env, raw_env
-from .rules import Config, score_breakdown, score_cards
-from .vector import GAME, FourAcesVectorEnv
+from __future__ import annotations
 
-VECTOR_CLASS = "FourAcesVectorEnv"
+from ...core.aec import front_ends
+from ...core.game import GameDef
+from . import render as _render
+from . import rules as R
+from .rules import Config, score_breakdown, score_cards
+
+
+def num_seats(config) -> int:
+    """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
+    return config.num_players
+
+
+GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+FourAcesVectorEnv, FourAcesEnv, env = front_ends(
+    GAME, "FourAces", __name__, "Four Aces (3–5 players)"
+)
+raw_env = env
 
 __all__ = [
     "GAME",

@@ -1,10 +1,22 @@
 """Piquet: two-handed Rubicon Piquet (``piquet-v0``). Rules and spec: ``rules``."""
 
-from .env import PiquetEnv, env, raw_env
-from .rules import Config, declarations, partie_result
-from .vector import GAME, PiquetVectorEnv
+from __future__ import annotations
 
-VECTOR_CLASS = "PiquetVectorEnv"
+from ...core.aec import front_ends
+from ...core.game import GameDef
+from . import render as _render
+from . import rules as R
+from .rules import Config, declarations, partie_result
+
+
+def num_seats(config) -> int:
+    """Two seats whatever the config (module-level, so a ``GameDef`` pickles)."""
+    return R.NUM_SEATS
+
+
+GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
+raw_env = env
 
 __all__ = [
     "GAME",

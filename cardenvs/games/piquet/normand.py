@@ -9,7 +9,6 @@ from .multi import NormandConfig as Config
 from .multi_render import render as _render
 
 GAME = M.game_def(M.NAME_NORMAND, Config, 3, _render)
-VECTOR_CLASS = "PiquetNormandVectorEnv"
 
 
 PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(

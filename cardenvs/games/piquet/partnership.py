@@ -9,7 +9,6 @@ from .multi import PartnershipConfig as Config
 from .multi_render import render as _render
 
 GAME = M.game_def(M.NAME_PARTNERSHIP, Config, 4, _render)
-VECTOR_CLASS = "PartnershipPiquetVectorEnv"
 
 
 PartnershipPiquetVectorEnv, PartnershipPiquetEnv, env = front_ends(

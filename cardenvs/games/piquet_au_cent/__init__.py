@@ -98,14 +98,13 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.aec import front_ends
+from ..piquet import GAME as _PIQUET
 from ..piquet import rules as R
-from ..piquet.vector import GAME as _PIQUET
 
 __doc__ = R.spec_doc(__doc__, R.AuCentConfig)
 
 Config = R.AuCentConfig
 GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls=Config)
-VECTOR_CLASS = "PiquetAuCentVectorEnv"
 
 
 PiquetAuCentVectorEnv, PiquetAuCentEnv, env = front_ends(
