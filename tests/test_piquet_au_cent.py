@@ -23,7 +23,7 @@ from harness import (
     legal_names,
 )
 from pettingzoo.test import api_test, seed_test
-from test_properties import check_cards, check_information_sets, check_no_leak
+from test_piquet_properties import check_cards, check_information_sets, check_no_leak
 
 import cardenvs
 from cardenvs.games import piquet_au_cent

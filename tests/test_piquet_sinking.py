@@ -25,7 +25,7 @@ from harness import (
     walk,
 )
 from pettingzoo.test import api_test, seed_test
-from test_properties import check_cards, check_no_leak
+from test_piquet_properties import check_cards, check_no_leak
 
 import cardenvs
 from cardenvs.games.piquet import rules as R

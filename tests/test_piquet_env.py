@@ -1,5 +1,5 @@
-"""Layer 4 and the AEC contract: PettingZoo API and seed tests, action names, illegal actions,
-reset options, game records and replays, rendering."""
+"""Piquet (``piquet-v0``) as an AEC env (layer 4): PettingZoo API and seed tests, action names,
+illegal actions, reset options, game records and replays, rendering."""
 
 from __future__ import annotations
 
