@@ -569,6 +569,25 @@ def test_scenario_15__four_aces_win_despite_negative_total():
     assert env.rewards[env.possible_agents[3]] == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("episode", ["deal", "game"])
+def test_scenario_15__a_four_aces_win_pays_the_target_under_score_rewards(episode):
+    # rewarded by score margins, a four-aces win has no round scores to compare (all 0) and
+    # totals where the winner trails: it pays +target, the others share -target
+    env, core, _ = start(
+        {3: ("AS AD AC", "2S 5D 8H")},
+        stock=["3D", "4D", "6D", "AH"],
+        reward="score",
+        episode=episode,
+    )
+    R.field(core._engine.state, "total")[0][:4] = [3, 1, 0, -5]
+    for _ in range(3):
+        pass_turn(env, core)
+    act(env, core, "draw stock")
+    assert field(core, "winner") == 3 and all(env.terminations.values())
+    rewards = [env.rewards[a] for a in env.possible_agents]
+    assert rewards == pytest.approx([-20 / 3, -20 / 3, -20 / 3, 20.0])
+
+
 # --- config flags ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("effect, next_seat", [("none", 1), ("skip", 2)])
 def test_joker_target_effect__skip_makes_left_neighbour_miss_a_turn(effect, next_seat):

@@ -54,6 +54,10 @@ Episodes and rewards
 | ``"deal"`` (one round) | ``"win"`` | the round's best scorers share +1, the others share −1 |
 | ``"deal"`` | ``"score"`` | own round score − mean round score |
 
+A game won by four aces in one hand ends before any scoring; under ``"score"`` its winner gets
++``target`` and the others share −``target`` (with round scores all 0 and totals that may favour
+a loser, the margins would pay the win nothing or less).
+
 Actions (55)
 ------------
 | ids | name | when |
@@ -731,6 +735,14 @@ def _write_rewards(s, b, cfg, out):
         if 0 < n < P:
             for p in range(P):
                 out[p] = 1.0 / n if s.f[b, F_WINNERS + p] else -1.0 / (P - n)
+        return
+    # a game won by four aces in one hand (4, step 2) ends before any scoring, so there are no
+    # scores to compare: the winner gets +target and the others share -target (no other end
+    # leaves four aces in one hand: the check runs whenever an ace joins a hand)
+    w = s.f[b, F_WINNER]
+    if w >= 0 and (s.m[b, M_HIDDEN + w] & ACES == ACES or s.m[b, M_EXPOSED + w] & ACES == ACES):
+        for p in range(P):
+            out[p] = cfg[C_TARGET] if p == w else -cfg[C_TARGET] / (P - 1)
         return
     src = V_TOTAL if cfg[C_EPISODE] == 0 else V_LAST_POINTS
     mean = 0.0
