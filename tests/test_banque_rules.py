@@ -1,4 +1,4 @@
-"""Banque rules: one scenario per rule clause of the spec (shared/rules/banque.md sections 3-5),
+"""Banque rules: one scenario per rule clause of the spec (docs/games/banque.md sections 3-5),
 the beating order of section 2, the choices of section 6 and the options of section 8.
 
 Positions are built mid-hand with the rules helper ``Table`` (the engine's own kernels, one row)

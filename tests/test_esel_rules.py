@@ -1,4 +1,4 @@
-"""Esel rules: the spec's worked examples and one scenario per rule clause (shared/rules/esel.md
+"""Esel rules: the spec's worked examples and one scenario per rule clause (docs/games/esel.md
 sections 2-7).
 
 Tricks are checked through the rules helper ``trick_winner`` (the same kernels as the game) and

@@ -1,8 +1,8 @@
 """Banque (Bank, Russian "Банк"): the rules, as numba kernels over batched NumPy state.
 
-Specification: ``shared/rules/banque.md`` (reconstructed from the seed
-``shared/seeds/002_047d2b500853c3aa.txt``, a French machine translation of an English machine
-translation of the Russian page "Банк"). Rules below cite the spec's sections.
+Rules: ``docs/games/banque.md``, the project's rules page (reconstructed from a twice machine-
+translated copy of the Russian page "Банк"). The comments below cite its sections ("4.3") and
+its choices ("A14"); "the spec" is that page.
 
 Rules summary (defaults)
 ------------------------

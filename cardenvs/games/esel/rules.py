@@ -1,8 +1,8 @@
 """Esel (Donkey, Russian "Осёл"): the rules, as numba kernels over batched NumPy state.
 
-Specification: ``shared/rules/esel.md`` (reconstructed from the seed
-``shared/seeds/000_10e1089f836610da.txt``, a German machine translation of an English machine
-translation of the Russian page). Rules below cite the spec's sections.
+Rules: ``docs/games/esel.md``, the project's rules page (reconstructed from a twice machine-
+translated copy of the Russian page). The comments below cite its sections ("4.5") and its
+choices ("A9"); "the spec" is that page.
 
 Rules summary (defaults)
 ------------------------

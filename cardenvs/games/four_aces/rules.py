@@ -1,7 +1,7 @@
 """Four Aces (Vier Asse, by Jeff Ferraro): the rules, as numba kernels over batched NumPy state.
 
-Specification: ``shared/rules/four_aces.md`` (ruleset R, sections 2–8), reconstructed from the
-seed ``shared/seeds/004_f39465a82257d7df.txt`` and the original rules. Rules below cite the spec.
+Rules: ``docs/games/four_aces.md``, the project's rules page (ruleset R, sections 2–8). The
+comments below cite its sections ("5.3") and its choices ("A13"); "the spec" is that page.
 
 Rules summary (defaults)
 ------------------------
