@@ -248,6 +248,21 @@ def test_exchange__younger_may_decline_by_default():
     assert "stop" not in legal_names(core)
 
 
+def test_exchange__younger_may_decline_when_he_exchanges_first():
+    # first_exchanger="dealer": younger (the dealer, seat 1) exchanges first; his minimum is
+    # still younger_min_exchange, elder's (second) still one
+    env, core = new_env(first_exchanger="dealer")
+    deal(env, PIQUE_E, PIQUE_Y, PIQUE_T)
+    assert field(core, "current") == 1 and "stop" in legal_names(core)
+    act(env, core, "stop")
+    assert field(core, "current") == 0 and "stop" not in legal_names(core)
+    act(env, core, "discard 7C")
+    assert "stop" in legal_names(core)
+    env, core = new_env(first_exchanger="dealer", younger_min_exchange=1)
+    deal(env, PIQUE_E, PIQUE_Y, PIQUE_T)
+    assert field(core, "current") == 1 and "stop" not in legal_names(core)
+
+
 @pytest.mark.parametrize("full", [True, False])
 def test_calls__elder_calls_his_point_value_and_sequence_top_in_full(full):
     env, core = new_env(elder_calls_in_full=full)

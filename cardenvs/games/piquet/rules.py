@@ -1269,12 +1269,13 @@ def _exchanger(s, b, cfg, k):
 
 @njit(cache=True, inline="always")
 def _exchange_limits(s, b, cfg):
-    """(min, max) cards the current exchanger may discard (2.4, A4)."""
+    """(min, max) cards the current exchanger may discard (2.4, A1, A4): the first exchanger
+    up to five, the second up to what is left of the talon; elder at least one, younger at
+    least ``younger_min_exchange`` whether he exchanges second or (``first_exchanger="dealer"``)
+    first."""
+    lo = 1 if s.f[b, F_CURRENT] == _elder(s, b) else cfg[C_YOUNGER_MIN]
     if s.f[b, F_EXCH] == 0:
-        return 1, ELDER_MAX
-    lo = 1
-    if s.f[b, F_CURRENT] != _elder(s, b):
-        lo = cfg[C_YOUNGER_MIN]
+        return lo, ELDER_MAX
     return lo, TALON - s.f[b, F_TALON_POS]
 
 
