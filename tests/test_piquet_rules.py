@@ -1,4 +1,4 @@
-"""Piquet rules: one scenario per rule clause of the spec (shared/rules/piquet.md §2, §4).
+"""Piquet rules: one scenario per rule clause of the spec (docs/games/piquet.md §2, §4).
 
 States are built from card strings: fixed decks through the env, hands through the rules helper
 ``declarations`` (which runs the same kernel as the game).
@@ -378,8 +378,7 @@ def test_trick_points__lead_capture_last_and_cards():
     points = core.record()["deals"][0]["points"]
     play = [p - h for p, h in zip(points, hand_scores, strict=True)]
     # elder: 7 leads + 1 capture + last trick 1 + cards 10; younger: 5 leads + 1 capture.
-    # (Spec 2.8 says the play points "sum to 13"; its own check, this deal, needs 12 leads +
-    # 2 captures + 1: a captured lead still scored for the leader.)
+    # (2.8: 12 leads + 2 captures + 1; a captured lead still scored for the leader.)
     assert play == [19, 6]
     assert sum(play) == 12 + 2 + 1 + 10
 

@@ -1,6 +1,6 @@
 """Auction Piquet (``auction_piquet-v0``): two-handed Piquet with a contract auction.
 
-Specification: ``shared/rules/piquet.md`` section 3.2 (the seed's "Picket gegen den
+Rules: ``docs/games/piquet.md`` section 3.2 (the source's "Picket gegen den
 Menschenhandel", a garbled machine translation; almost every rule is reconstructed and each
 reconstruction is an option). The rules are those of ``piquet-v0``
 (``cardenvs.games.piquet.rules``, the same kernels; nothing is copied) except:

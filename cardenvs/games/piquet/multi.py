@@ -8,8 +8,8 @@ the action naming. Nothing of the declaration or card logic is copied here.
 - ``piquet_normand-v0`` (3 players, spec 3.4, seed "Picket Norman");
 - ``partnership_piquet-v0`` (4 players, 2 v 2, spec 3.3, seed "Picket Diebe" = Piquet voleur).
 
-Specification: ``shared/rules/piquet.md`` sections 2 (the base game), 3.3, 3.4, 4 (A21-A23) and
-6; seed ``shared/seeds/003_69dfc7877d8f4273.txt``.
+Rules: ``docs/games/piquet.md`` sections 2 (the base game), 3.3, 3.4, 4 (A21-A23) and 6 ("the
+spec" below).
 
 Rules summary (defaults)
 ------------------------

@@ -1,8 +1,9 @@
 """Piquet (two-handed Rubicon Piquet): the rules, as numba kernels over batched NumPy state.
 
-Specification: ``shared/rules/piquet.md`` (sections 2, 4 and 6), reconstructed from the seed
-``shared/seeds/003_69dfc7877d8f4273.txt`` ("Streikposten", a Russian → German machine
-translation of "Пикет"). Every rule below cites the spec section it comes from.
+Rules: ``docs/games/piquet.md``, the project's rules page (sections 2, 4 and 6; reconstructed
+from a Russian → German machine translation of "Пикет" and the classic sources). Every rule
+below cites the section ("2.5") or choice ("A3") of that page it comes from; "the spec" is that
+page.
 
 Rules summary (defaults)
 ------------------------
@@ -88,9 +89,9 @@ Choices where the spec leaves things open
   The observation's ``carte_blanche`` block shows claims, not holdings.
 - ``trick_scoring="ten_for_last"`` (PAR's variant): no lead or capture points; 1 per trick won,
   10 (instead of 1) for the last trick, no 10 for the majority; a capot still scores 40.
-- Spec 2.8 says the play points of a deal "sum to 13"; its own check (the Cavendish deal,
-  28/23) needs every lead to score even when the opponent then captures the trick, so the play
-  points are 12 leads + the captures + 1. The worked example is followed.
+- Play points (2.8): every lead scores even when the opponent then captures the trick, so a
+  deal's play points are 12 leads + the captures + 1, as the Cavendish deal (28/23, 7.1) needs;
+  the source's summary "they sum to 13" does not fit that deal and is not followed.
 
 Episodes and rewards
 --------------------

@@ -1,6 +1,6 @@
 """Piquet au cent (``piquet_au_cent-v0``): two-handed Piquet played to 100.
 
-Specification: ``shared/rules/piquet.md`` section 3.1 (the seed's "Picket für Penny", CAV's
+Rules: ``docs/games/piquet.md`` section 3.1 (the source's "Picket für Penny", CAV's
 "Laws of Piquet au cent"). The rules are those of ``piquet-v0`` (``cardenvs.games.piquet.rules``,
 the same kernels; nothing is copied), with these differences:
 
