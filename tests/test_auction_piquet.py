@@ -1,6 +1,6 @@
 """Auction Piquet (``auction_piquet-v0``, spec 3.2): the bidding, redeals, trick and contract
 scoring, the contract's pique/repique thresholds, the readings of "cannot klappen", the Cavendish
-deal under five contracts with hand-checked scores, and the environment layers of DESIGN.md 5.
+deal under five contracts with hand-checked scores, and the environment layers of docs/testing.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Banque (``banque-v0``): the environment layers of DESIGN.md section 5 for a 2-4 player game.
+"""Banque (``banque-v0``): the environment layers of docs/testing.md for a 2-4 player game.
 
 1. PettingZoo ``api_test`` and ``seed_test`` on several configurations, and the registry;
 2. hypothesis properties over random legal play: cards conserved, masks non-empty exactly while

@@ -1,4 +1,4 @@
-"""Four Aces (``four_aces-v0``): the environment layers of DESIGN.md section 5 for 3-5 players.
+"""Four Aces (``four_aces-v0``): the environment layers of docs/testing.md for 3-5 players.
 
 1. PettingZoo ``api_test`` and ``seed_test`` on several configurations, and the registry;
 2. hypothesis properties over random legal play: cards conserved, hand sizes between turns,

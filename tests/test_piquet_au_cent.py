@@ -1,5 +1,5 @@
 """Piquet au cent (``piquet_au_cent-v0``, spec 3.1): scenarios per rule clause, a full deal from a
-fixed deck with hand-checked scores, and the environment layers of DESIGN.md section 5.
+fixed deck with hand-checked scores, and the environment layers of docs/testing.md.
 
 The rules kernels are piquet-v0's (``cardenvs.games.piquet.rules``); what differs is checked
 here: the game to the target in reckoning order (or at the end of the deal), the au cent result,

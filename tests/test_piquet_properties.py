@@ -1,4 +1,4 @@
-"""Hypothesis properties over random legal Piquet play (DESIGN.md section 5, layer 5).
+"""Hypothesis properties over random legal Piquet play (docs/testing.md, layer 5).
 
 Every example derives the games from a drawn seed and plays random legal actions chosen by a
 second drawn seed (``stop`` is favoured so that leftovers and the look decision come up often).

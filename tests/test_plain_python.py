@@ -1,5 +1,5 @@
-"""DESIGN §2: ``NUMBA_DISABLE_JIT=1`` runs the same kernels as plain Python (for debugging and
-coverage), and plain Python plays exactly the game the compiled kernels play."""
+"""``NUMBA_DISABLE_JIT=1`` runs the same kernels as plain Python (for debugging and coverage;
+docs/testing.md), and plain Python plays exactly the game the compiled kernels play."""
 
 from __future__ import annotations
 
