@@ -45,6 +45,14 @@ sampled action against its mask (the engine checks every action again).
 into minibatches of about ``--minibatch-size``), ``--epochs`` passes, advantages normalised per
 minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 
+**Arithmetic** (``--precision``). ``fp32``, or ``bf16``: the network's matrix products run in
+bfloat16 under ``torch.autocast`` (rollout, update and league snapshots alike) while the weights,
+the optimiser, the logits, the values, the log-probabilities and the losses stay fp32. ``auto``
+(the default) picks bf16 where the device computes it natively (a CPU with AVX-512 BF16 or AMX;
+a GPU that supports it), else fp32. On the 2-core VM (AVX-512 BF16) bf16 took a third of fp32's
+time for a 2 x 256 MLP's update and learned as well per decision (``docs/training.md``). Saved
+models hold fp32 weights and are played in fp32 (``agents.policy``).
+
 **Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the numpy-readable
 format of ``agents.policy``: weights and a JSON header with the game, config, sizes, observation
 layout hash, network, command and git commit; ``agents.policy.PolicyAgent`` plays one without
