@@ -477,10 +477,17 @@ def build_agent(obs_dim: int, num_actions: int, hidden, activation: str):
 
         def forward(self, obs: torch.Tensor, mask: torch.Tensor):
             """Masked logits ``(n, A)`` and values ``(n,)``."""
-            logits = torch.where(mask, self.actor(obs).float(), MASKED_LOGIT)
-            return logits, self.critic(obs)[:, 0].float()
+            return masked_logits(self.actor, obs, mask), self.critic(obs)[:, 0].float()
 
     return Agent()
+
+
+def masked_logits(actor, obs, mask):
+    """The policy's logits in fp32 (also under bf16 autocast), ``MASKED_LOGIT`` where ``mask`` is
+    False: the one masking of the learner and of its frozen snapshots."""
+    import torch
+
+    return torch.where(mask, actor(obs).float(), MASKED_LOGIT)
 
 
 def resolve_precision(precision: str, device) -> str:
@@ -576,8 +583,8 @@ class Snapshot:
             obs = torch.from_numpy(observations).to(self.device)
             mask = torch.from_numpy(np.array(masks, np.bool_)).to(self.device)  # a copy
             with autocast(self.device, self.precision):
-                logits = self.actor(obs).float()
-            actions, _ = sample_actions(torch.where(mask, logits, MASKED_LOGIT))
+                logits = masked_logits(self.actor, obs, mask)
+            actions, _ = sample_actions(logits)
         return actions.cpu().numpy()
 
 
