@@ -45,6 +45,14 @@ sampled action against its mask (the engine checks every action again).
 into minibatches of about ``--minibatch-size``), ``--epochs`` passes, advantages normalised per
 minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 
+**Arithmetic** (``--precision``). ``fp32``, or ``bf16``: the network's matrix products run in
+bfloat16 under ``torch.autocast`` (rollout, update and league snapshots alike) while the weights,
+the optimiser, the logits, the values, the log-probabilities and the losses stay fp32. ``auto``
+(the default) picks bf16 where the device computes it natively (a CPU with AVX-512 BF16 or AMX;
+a GPU that supports it), else fp32. On the 2-core VM (AVX-512 BF16) bf16 took a third of fp32's
+time for a 2 x 256 MLP's update and learned as well per decision (``docs/training.md``). Saved
+models hold fp32 weights and are played in fp32 (``agents.policy``).
+
 **Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the numpy-readable
 format of ``agents.policy``: weights and a JSON header with the game, config, sizes, observation
 layout hash, network, command and git commit; ``agents.policy.PolicyAgent`` plays one without
@@ -469,10 +477,17 @@ def build_agent(obs_dim: int, num_actions: int, hidden, activation: str):
 
         def forward(self, obs: torch.Tensor, mask: torch.Tensor):
             """Masked logits ``(n, A)`` and values ``(n,)``."""
-            logits = torch.where(mask, self.actor(obs).float(), MASKED_LOGIT)
-            return logits, self.critic(obs)[:, 0].float()
+            return masked_logits(self.actor, obs, mask), self.critic(obs)[:, 0].float()
 
     return Agent()
+
+
+def masked_logits(actor, obs, mask):
+    """The policy's logits in fp32 (also under bf16 autocast), ``MASKED_LOGIT`` where ``mask`` is
+    False: the one masking of the learner and of its frozen snapshots."""
+    import torch
+
+    return torch.where(mask, actor(obs).float(), MASKED_LOGIT)
 
 
 def resolve_precision(precision: str, device) -> str:
@@ -568,8 +583,8 @@ class Snapshot:
             obs = torch.from_numpy(observations).to(self.device)
             mask = torch.from_numpy(np.array(masks, np.bool_)).to(self.device)  # a copy
             with autocast(self.device, self.precision):
-                logits = self.actor(obs).float()
-            actions, _ = sample_actions(torch.where(mask, logits, MASKED_LOGIT))
+                logits = masked_logits(self.actor, obs, mask)
+            actions, _ = sample_actions(logits)
         return actions.cpu().numpy()
 
 
