@@ -322,31 +322,42 @@ class GameDef:
         return tuple(tuple(side) for side in self.sides(config))
 
     @classmethod
-    def from_rules(cls, rules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:
-        """The ``GameDef`` of a rules module that uses the standard names (``NAME``,
+    def from_rules(cls, *modules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:
+        """The ``GameDef`` of a game package whose modules use the standard names (``NAME``,
         ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,
         ``LAYOUT``, the three batched kernels, ``legal_row``, ``result``, ``deck_strings`` and
-        optionally ``deal_extras`` and ``determinize``)."""
+        optionally ``deal_extras``, ``determinize`` and ``step_for``): each name is taken from
+        the first of ``modules`` that defines it."""
+
+        def find(name, required=True):
+            for module in modules:
+                if hasattr(module, name):
+                    return getattr(module, name)
+            if required:
+                names = [m.__name__ for m in modules]
+                raise AttributeError(f"none of the modules {names} defines {name}")
+            return None
+
         return cls(
-            name=rules.NAME,
-            version=rules.VERSION,
-            deck=rules.DECK,
-            config_cls=rules.Config,
-            num_actions=rules.NUM_ACTIONS,
-            action_names=rules.ACTION_NAMES,
-            obs_layout=rules.OBS_LAYOUT,
+            name=find("NAME"),
+            version=find("VERSION"),
+            deck=find("DECK"),
+            config_cls=find("Config"),
+            num_actions=find("NUM_ACTIONS"),
+            action_names=find("ACTION_NAMES"),
+            obs_layout=find("OBS_LAYOUT"),
             num_seats=num_seats,
-            layout=rules.LAYOUT,
-            reset_rows=rules.reset_rows,
-            step_rows=rules.step_rows,
-            observe_rows=rules.observe_rows,
-            result=rules.result,
+            layout=find("LAYOUT"),
+            reset_rows=find("reset_rows"),
+            step_rows=find("step_rows"),
+            observe_rows=find("observe_rows"),
+            result=find("result"),
             render=render,
-            deck_strings=rules.deck_strings,
-            deal_extras=getattr(rules, "deal_extras", None),
-            legal_row=rules.legal_row,
-            determinize=getattr(rules, "determinize", None),
-            step_for=getattr(rules, "step_for", None),
+            deck_strings=find("deck_strings"),
+            deal_extras=find("deal_extras", False),
+            legal_row=find("legal_row"),
+            determinize=find("determinize", False),
+            step_for=find("step_for", False),
         )
 
     @functools.cached_property

@@ -14,7 +14,7 @@ def num_seats(config) -> int:
     return config.num_players
 
 
-GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+GAME = GameDef.from_rules(R, render=_render.render, num_seats=num_seats)
 BanqueVectorEnv, BanqueEnv, env = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
 raw_env = env
 

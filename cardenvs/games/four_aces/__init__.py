@@ -14,7 +14,7 @@ def num_seats(config) -> int:
     return config.num_players
 
 
-GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+GAME = GameDef.from_rules(R, render=_render.render, num_seats=num_seats)
 FourAcesVectorEnv, FourAcesEnv, env = front_ends(
     GAME, "FourAces", __name__, "Four Aces (3–5 players)"
 )

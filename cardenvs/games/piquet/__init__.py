@@ -14,7 +14,7 @@ def num_seats(config) -> int:
     return R.NUM_SEATS
 
 
-GAME = GameDef.from_rules(R, _render.render, num_seats=num_seats)
+GAME = GameDef.from_rules(R, render=_render.render, num_seats=num_seats)
 PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
 raw_env = env
 
