@@ -83,10 +83,10 @@ def engine_of(env_id: str) -> str:
 def variants(env_id: str) -> list[dict]:
     """The configs, besides the default, under which ``env_id`` runs a step kernel of its own
     (``core.game.StepKernels``: Banque's and Four Aces' one kernel per number of players), each
-    as the keyword arguments that select it."""
+    as the keyword arguments that select it (none where the id fixes the kernel's value)."""
     game, defaults = lookup(env_id)
     step_for = game.step_for
-    if not isinstance(step_for, StepKernels):
+    if not isinstance(step_for, StepKernels) or step_for.option is None:
         return []
     default = getattr(game.config_cls(**defaults), step_for.option)
     return [{step_for.option: v} for v in sorted(step_for.kernels) if v != default]

@@ -217,28 +217,40 @@ def layout_table(layout: Sequence[ObsField]) -> str:
 
 
 class StepKernels:
-    """A game's step kernels, one per value of a config option that shapes the kernel (the
-    number of players of Banque and Four Aces): ``GameDef.step_for`` of those games.
+    """An engine's step kernels, one per value of the config item that shapes the kernel: the
+    number of players of Banque and Four Aces, the variant of Piquet normand and partnership;
+    Piquet and Esel have one kernel for every config. ``GameDef.step_for`` of every game (the
+    engines' ``kernels.py``, generated from ``core.kernel_template``).
 
-    ``make(value)`` returns the game's ``step_rows`` compiled for that value (a ``cache=True``
-    kernel closed over ``value``, which reads its config through ``core.borrow.fixed_config``,
-    so the value is a constant in it); each is compiled on its first call. Calling this object
-    with a config vector returns the kernel of ``cfg[index]``; ``step_rows`` calls that kernel,
-    for callers that do not keep it."""
+    ``make(value)`` returns the engine's ``step_rows`` compiled for that value (a ``cache=True``
+    kernel closed over ``value``, which reads its config through the engine's ``specialise``, so
+    the value is a constant in it); each is compiled on its first call. Calling this object with
+    a config vector returns the kernel of ``cfg[index]`` (the only kernel where ``index`` is
+    None); ``step_rows`` calls that kernel, for callers that do not keep it. ``option`` names the
+    config option the item holds, or None where the id fixes it (no config of the id selects
+    another kernel)."""
 
     def __init__(
-        self, make: Callable[[int], Callable], values: Sequence[int], index: int, option: str
+        self,
+        make: Callable[[int], Callable],
+        values: Sequence[int],
+        index: int | None,
+        option: str | None,
     ):
         self.kernels = {int(v): make(int(v)) for v in values}
+        if index is None and len(self.kernels) != 1:
+            raise ValueError("StepKernels without a config index takes exactly one value")
         self.index = index
         self.option = option
 
     def __call__(self, cfg: np.ndarray) -> Callable:
+        if self.index is None:
+            return next(iter(self.kernels.values()))
         value = int(cfg[self.index])
         if value not in self.kernels:
-            raise ValueError(
-                f"no step kernel for {self.option} = {value}; allowed: {sorted(self.kernels)}"
-            )
+            name = self.option or f"config item {self.index}"
+            allowed = sorted(self.kernels)
+            raise ValueError(f"no step kernel for {name} = {value}; allowed: {allowed}")
         return self.kernels[value]
 
     def step_rows(self, s, cfg, actions, autoreset, obs, mask, rewards, terminated) -> None:
@@ -262,21 +274,23 @@ class GameDef:
         for the config's seat count);
         ``observe_rows(s, cfg, seats, out)``: each row's observation for ``seats[b]``.
 
-    Every game writes its own ``step_rows``, the same loop over row blocks around its own
+    Every engine's ``step_rows`` is the same loop over row blocks around its own
     ``_apply``/``_legal``/``_observe`` (``core.prefetch.STEP_BLOCK``), after taking borrowed views
-    of its arrays (``core.borrow.borrowed_step``: no reference counting). All three are inlined into
-    it (``inline="always"``; the other callers of ``_legal`` and ``_observe`` go through
-    ``legal_row`` and ``observe_row``): inlining ``_legal`` and ``_observe`` made the step 1.20-1.35
-    times faster in alternating runs at N = 1024, since a call between kernels passes each array as
-    a descriptor of 7-9 words, and ``_apply`` another 1.07-1.26 times. An ``inline="always"`` helper
-    is compiled into every place that calls it, so a kernel that is inlined calls each such helper
-    from one place (Banque's ``_apply`` calls ``_after_play`` once, not once per kind of play:
-    compiling its engine took 135 s instead of 305 s).
+    of its arrays (``core.borrow.borrowed_step``: no reference counting), written once in
+    ``core.kernel_template`` and generated into each engine's ``kernels.py``. All three are
+    inlined into it (``inline="always"``; the other callers of ``_legal`` and ``_observe`` go
+    through ``legal_row`` and ``observe_row``): inlining ``_legal`` and ``_observe`` made the step
+    1.20-1.35 times faster in alternating runs at N = 1024, since a call between kernels passes
+    each array as a descriptor of 7-9 words, and ``_apply`` another 1.07-1.26 times. An
+    ``inline="always"`` helper is compiled into every place that calls it, so a kernel that is
+    inlined calls each such helper from one place (Banque's ``_apply`` calls ``_after_play``
+    once, not once per kind of play: compiling its engine took 135 s instead of 305 s).
 
-    One shared loop would have to take the game's kernels as closure variables or as arguments, and
-    numba's cache misses both every time in a new process (the closure's cache key pickles its
-    kernels differently each time; a kernel argument costs about 25 µs a call and misses too), so
-    every process would recompile the step: 30-150 s per engine here.
+    One shared compiled loop would have to take the game's kernels as closure variables or as
+    arguments, and numba's cache misses both every time in a new process (the closure's cache key
+    pickles its kernels differently each time; a kernel argument costs about 25 µs a call and
+    misses too), so every process would recompile the step: 30-150 s per engine here. Hence
+    one template, generated into source files.
     """
 
     name: str
