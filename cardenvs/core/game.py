@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -17,6 +17,9 @@ from .messages import brief
 
 EPISODES = ("game", "deal")
 REWARDS = ("win", "score")
+# the kernels' codes of the two options every game has (``GameConfig.code``)
+EPISODE_GAME, EPISODE_DEAL = EPISODES.index("game"), EPISODES.index("deal")
+REWARD_WIN, REWARD_SCORE = REWARDS.index("win"), REWARDS.index("score")
 
 
 def option(default: Any, choices: Sequence[Any] | None = None, low=None, high=None, doc=""):
@@ -92,11 +95,22 @@ def _checked(label: str, f: dataclasses.Field, value):
 
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
-    """Base of every game's ``Config``: validation and the int encoding used by kernels.
+    """Base of every game's ``Config``: validation and the one int encoding the kernels read.
 
     Fields hold strings (from a fixed list of choices), bools or bounded ints. ``to_array()``
-    encodes them, in field order, as ``int64``: a choice as its index, a bool as 0/1, an int as
-    itself.
+    encodes them as ``int64``, one item per field of the kernel layout (``kernel_fields``): a
+    choice as its index (``code``), a bool as 0/1, an int as itself; a game overrides
+    ``encode`` for a field of another kind (Banque's triples, a set of suits as bits). The
+    kernels read item ``C_<OPTION> = Config.index("<option>")`` and compare a choice with its
+    named code (``EPISODE_DEAL = Config.code("episode", "deal")``).
+
+    The layout is the class's own fields, or those of ``KERNEL`` where several ids run on one
+    engine (the two-handed Piquet ids; normand and partnership): each id's ``Config`` offers the
+    options that make sense for it, with its own defaults; an option it does not offer takes its
+    value from ``FIXED``, else the layout's default, so no id accepts another id's switches.
+    ``LATER`` names options added after an id's first release, left out of ``to_dict()`` (and
+    so of its records) while at their default, so the records of earlier releases replay and
+    compare unchanged.
 
     Validation stores every value as a plain Python value: NumPy scalars (``np.int64``,
     ``np.bool_``, ``np.str_``) are accepted and converted, so ``to_dict()`` is JSON-able; arrays
@@ -112,7 +126,13 @@ class GameConfig:
 
     #: Options whose default changed after records were made: option -> the value a record
     #: whose config lacks the option was played with (``cardenvs.replay`` applies it).
-    RECORD_DEFAULTS = {}
+    RECORD_DEFAULTS: ClassVar[dict] = {}
+    #: the dataclass whose fields lay out the config vector (None: the class's own fields)
+    KERNEL: ClassVar[type | None] = None
+    #: option -> the value the kernels see for an option of ``KERNEL`` this id does not offer
+    FIXED: ClassVar[dict] = {}
+    #: options left out of ``to_dict()`` while at their default
+    LATER: ClassVar[tuple] = ()
 
     episode: str = option("game", EPISODES, doc="'game': the whole match; 'deal': one deal")
     reward: str = option("win", REWARDS, doc="'win': +1/-1/0 at the end; 'score': points")
@@ -148,26 +168,60 @@ class GameConfig:
         return cls(**kwargs)
 
     @classmethod
+    def kernel_fields(cls) -> tuple[dataclasses.Field, ...]:
+        """The fields of the config vector, in order (``KERNEL``'s, else the class's own)."""
+        return dataclasses.fields(cls.KERNEL or cls)
+
+    @classmethod
+    def _kernel_field(cls, name: str) -> dataclasses.Field:
+        for f in cls.kernel_fields():
+            if f.name == name:
+                return f
+        known = [f.name for f in cls.kernel_fields()]
+        raise ValueError(f"{cls.env_label()}: the kernels read no option {name!r}; known: {known}")
+
+    @classmethod
     def index(cls, name: str) -> int:
-        """Position of field ``name`` in ``to_array()``."""
-        return [f.name for f in dataclasses.fields(cls)].index(name)
+        """Position of option ``name`` in ``to_array()``."""
+        return cls.kernel_fields().index(cls._kernel_field(name))
+
+    @classmethod
+    def size(cls) -> int:
+        """The length of ``to_array()``."""
+        return len(cls.kernel_fields())
+
+    @classmethod
+    def code(cls, name: str, choice) -> int:
+        """The int the kernels see for ``choice`` of option ``name`` (its index among the
+        choices): the value of a named choice code."""
+        choices = cls._kernel_field(name).metadata.get("choices")
+        if choices is None or choice not in choices:
+            raise ValueError(f"{cls.env_label()}: option {name} has no choice {choice!r}")
+        return choices.index(choice)
 
     def encode(self, name: str, value) -> int:
         """The int a kernel sees for option ``name`` (games override it for special fields)."""
-        f = next(f for f in dataclasses.fields(self) if f.name == name)
+        f = self._kernel_field(name)
         if f.metadata.get("choices") is not None:
             return f.metadata["choices"].index(value)
         return int(value)
 
     @_memo_array
     def to_array(self) -> np.ndarray:
-        return np.asarray(
-            [self.encode(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)],
-            dtype=np.int64,
-        )
+        own = {f.name for f in dataclasses.fields(self)}
+        values = []
+        for f in self.kernel_fields():
+            v = getattr(self, f.name) if f.name in own else self.FIXED.get(f.name, f.default)
+            values.append(self.encode(f.name, v))
+        return np.asarray(values, dtype=np.int64)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for name in self.LATER:
+            if d[name] == defaults[name]:
+                del d[name]
+        return d
 
     @classmethod
     def describe(cls) -> str:
