@@ -14,13 +14,14 @@ import time
 import numpy as np
 from numba import njit
 
-from cardenvs.games.four_aces import rules as R
+from cardenvs.games.four_aces.config import Config
+from cardenvs.games.four_aces.scoring import score_mask
 
 
 @njit(cache=True)
 def _score_all(masks, cfg, out):
     for i in range(masks.shape[0]):
-        out[i] = R.score_mask(masks[i], cfg)
+        out[i] = score_mask(masks[i], cfg)
 
 
 def random_hands(n: int, seed: int = 0) -> np.ndarray:
@@ -41,8 +42,8 @@ def main(argv=None) -> dict:
     out = np.zeros(args.hands, np.int64)
     out_rows = {}
     for name, cfg in (
-        ("default", R.Config()),
-        ("pair -1, replace", R.Config(pair_value=-1, run_mode="replace")),
+        ("default", Config()),
+        ("pair -1, replace", Config(pair_value=-1, run_mode="replace")),
     ):
         arr = cfg.to_array()
         _score_all(masks[:10], arr, out[:10])

@@ -38,7 +38,9 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import cardenvs
-from cardenvs.games.four_aces import rules as R
+from cardenvs.games.four_aces import config as C
+from cardenvs.games.four_aces import constants as K
+from cardenvs.games.four_aces import layout as L
 
 ENV_ID = "four_aces-v0"
 NUM_ACTIONS = 55
@@ -80,36 +82,36 @@ configs = st.fixed_dictionaries(
 
 # --- helpers -----------------------------------------------------------------------------------
 def obs_block(i: int) -> str:
-    return obs_block_name(R.OBS_LAYOUT, i)
+    return obs_block_name(L.OBS_LAYOUT, i)
 
 
 aec_envs = functools.partial(harness.aec_envs, ENV_ID)
 
 
 def row_masks(s, b: int, name: str) -> list[int]:
-    return [int(x) for x in R.field(s, name)[b]]
+    return [int(x) for x in L.field(s, name)[b]]
 
 
 def undrawn(s, b: int) -> list[int]:
     """The deck entries not drawn yet in row ``b`` (jokers included), from the top."""
-    pos = int(R.field(s, "stock_pos")[b])
-    return [int(c) for c in R.field(s, "deck")[b, pos:54]]
+    pos = int(L.field(s, "stock_pos")[b])
+    return [int(c) for c in L.field(s, "deck")[b, pos:54]]
 
 
 def check_cards(s, P: int, where: str = "") -> None:
     """Cards are conserved in every row of state ``s``; hand sizes fit the phase."""
-    for b in range(R.field(s, "deck").shape[0]):
-        deck = sorted(int(c) for c in R.field(s, "deck")[b])
+    for b in range(L.field(s, "deck").shape[0]):
+        deck = sorted(int(c) for c in L.field(s, "deck")[b])
         assert deck == list(range(54)), f"{where}row {b}: deck is not the 54 cards: {deck}"
         hidden, exposed = row_masks(s, b, "hidden"), row_masks(s, b, "exposed")
         assert not any(hidden[P:]) and not any(exposed[P:]), f"{where}row {b}: seat beyond P"
-        n = int(R.field(s, "pile_n")[b])
-        pile = [int(c) for c in R.field(s, "pile")[b, :n]]
+        n = int(L.field(s, "pile_n")[b])
+        pile = [int(c) for c in L.field(s, "pile")[b, :n]]
         # the kept pile positions (read by the observation) agree with the pile itself
         want = [0] * 52
         for i, c in enumerate(pile):
             want[c] = i + 1
-        got = [int(x) for x in R.field(s, "pile_pos")[b]]
+        got = [int(x) for x in L.field(s, "pile_pos")[b]]
         assert got == want, f"{where}row {b}: pile_pos {got} disagrees with the pile {pile}"
         stock = undrawn(s, b)
         parts = hidden[:P] + exposed[:P] + [sum(1 << c for c in pile)]
@@ -123,30 +125,30 @@ def check_cards(s, P: int, where: str = "") -> None:
         assert union == ALL52 and size == 52, (
             f"{where}row {b}: cards not conserved: union {union:#x}, {size} cards"
         )
-        held = [int(x) for x in R.field(s, "jokers_held")[b, :P]]
-        played = [int(x) for x in R.field(s, "jokers_played")[b, :P]]
+        held = [int(x) for x in L.field(s, "jokers_held")[b, :P]]
+        played = [int(x) for x in L.field(s, "jokers_played")[b, :P]]
         in_stock = sum(c >= 52 for c in stock)
         assert min(held + played) >= 0, f"{where}row {b}: negative jokers {held} {played}"
         assert sum(held) + sum(played) + in_stock == 2, (
             f"{where}row {b}: jokers held {held} + played {played} + stock {in_stock} != 2"
         )
-        phase = int(R.field(s, "phase")[b])
-        if phase == R.PHASE_OVER:
+        phase = int(L.field(s, "phase")[b])
+        if phase == K.PHASE_OVER:
             continue
-        limit = [int(x) for x in R.field(s, "limit")[b, :P]]
-        cur = int(R.field(s, "current")[b])
+        limit = [int(x) for x in L.field(s, "limit")[b, :P]]
+        cur = int(L.field(s, "current")[b])
         for p in range(P):
             assert 3 <= limit[p] <= 5, f"{where}row {b}: seat {p} limit {limit[p]}"
             assert limit[p] == 3 + held[p] + played[p], (
                 f"{where}row {b}: seat {p} limit {limit[p]}, jokers {held[p]} + {played[p]}"
             )
-            extra_h = int(p == cur and phase == R.PHASE_REDUCE_HIDDEN)
-            extra_e = int(p == cur and phase == R.PHASE_REDUCE_EXPOSED)
+            extra_h = int(p == cur and phase == K.PHASE_REDUCE_HIDDEN)
+            extra_e = int(p == cur and phase == K.PHASE_REDUCE_EXPOSED)
             nh = bin(hidden[p]).count("1") + held[p]
             ne = bin(exposed[p]).count("1")
             assert nh == limit[p] + extra_h, (
                 f"{where}row {b}: seat {p} holds {nh} hidden items, limit {limit[p]} "
-                f"({R.PHASE_NAMES[phase]})"
+                f"({K.PHASE_NAMES[phase]})"
             )
             assert ne == 3 + extra_e, f"{where}row {b}: seat {p} exposes {ne} cards"
 
@@ -203,7 +205,7 @@ def test_four_aces__registered_with_pettingzoo(num_players):
 @example(seed=1, action_seed=2, config={"num_players": 3, "allow_discard_draw": False})
 @given(seed=seeds, action_seed=seeds, config=configs)
 def test_four_aces__cards_conserved_at_every_step(seed, action_seed, config):
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     venv = cardenvs.make_vector(ENV_ID, 6, seed=seed, **config)
     rng = np.random.default_rng(action_seed)
     _, mask, _ = venv.reset()
@@ -217,12 +219,12 @@ def test_four_aces__cards_check_can_fail():
     venv = cardenvs.make_vector(ENV_ID, 2, seed=3, num_players=3)
     venv.reset()
     check_cards(venv.state, 3)
-    hidden = R.field(venv.state, "hidden")
+    hidden = L.field(venv.state, "hidden")
     hidden[1, 0] = hidden[1, 0] | hidden[1, 1]  # one card in two hands
     with pytest.raises(AssertionError, match="row 1"):
         check_cards(venv.state, 3)
     venv.reset()
-    R.field(venv.state, "jokers_held")[0, 2] = 1  # a third joker
+    L.field(venv.state, "jokers_held")[0, 2] = 1  # a third joker
     with pytest.raises(AssertionError, match="row 0"):
         check_cards(venv.state, 3)
 
@@ -250,21 +252,21 @@ def test_four_aces__aec_mask_nonempty_until_the_end_then_empty(seed, action_seed
             if a != agent:
                 assert not env.observe(a)["action_mask"].any(), f"{a} may act out of turn"
         seat = core.agent_name_mapping[agent]
-        assert int(R.field(state, "current")[0]) == seat
-        phase = int(R.field(state, "phase")[0])
-        if phase == R.PHASE_DRAW:
-            pile = int(R.field(state, "pile_n")[0]) > 0 and core.config.allow_discard_draw
+        assert int(L.field(state, "current")[0]) == seat
+        phase = int(L.field(state, "phase")[0])
+        if phase == K.PHASE_DRAW:
+            pile = int(L.field(state, "pile_n")[0]) > 0 and core.config.allow_discard_draw
             assert legal == ({0, 1} if pile else {0})
-        elif phase == R.PHASE_REDUCE_HIDDEN:
-            hidden = {R.ACTION_DISCARD + c for c in bits(int(R.field(state, "hidden")[0, seat]))}
-            joker = {R.ACTION_JOKER} if R.field(state, "jokers_held")[0, seat] > 0 else set()
+        elif phase == K.PHASE_REDUCE_HIDDEN:
+            hidden = {K.ACTION_DISCARD + c for c in bits(int(L.field(state, "hidden")[0, seat]))}
+            joker = {K.ACTION_JOKER} if L.field(state, "jokers_held")[0, seat] > 0 else set()
             assert legal == hidden | joker
         else:
-            assert phase == R.PHASE_REDUCE_EXPOSED
-            drawn = int(R.field(state, "drawn")[0])
-            exposed = bits(int(R.field(state, "exposed")[0, seat]))
+            assert phase == K.PHASE_REDUCE_EXPOSED
+            drawn = int(L.field(state, "drawn")[0])
+            exposed = bits(int(L.field(state, "exposed")[0, seat]))
             assert drawn in exposed
-            assert legal == {R.ACTION_DISCARD + c for c in exposed if c != drawn}
+            assert legal == {K.ACTION_DISCARD + c for c in exposed if c != drawn}
     assert not env.agents, "the episode did not end"
     assert live > 0
 
@@ -278,16 +280,16 @@ def test_four_aces__vector_mask_nonempty_exactly_while_live(seed, action_seed, c
     _, mask, _ = venv.reset()
     done = np.zeros(n, bool)
     for _ in range(100_000):
-        live = R.field(venv.state, "phase") != R.PHASE_OVER
+        live = L.field(venv.state, "phase") != K.PHASE_OVER
         assert (live == ~done).all()
         assert (mask.any(axis=1) == live).all(), f"rows {np.flatnonzero(mask.any(1) != live)}"
-        assert ((R.field(venv.state, "current") >= 0) == live).all()
+        assert ((L.field(venv.state, "current") >= 0) == live).all()
         if done.all():
             break
         _, mask, _, terminated, _, _ = venv.step(choose(mask, rng))
         done |= terminated
     assert done.all()
-    rounds = R.field(venv.state, "deal_no").astype(np.int64) + 1
+    rounds = L.field(venv.state, "deal_no").astype(np.int64) + 1
     assert (rounds <= (1 if config["episode"] == "deal" else config["max_rounds"])).all()
 
 
@@ -298,7 +300,7 @@ def test_four_aces__observations_inside_their_space(seed, action_seed, config):
     env = cardenvs.make(ENV_ID, **config)
     env.reset(seed=seed)
     rng = np.random.default_rng(action_seed)
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     for i, _ in enumerate(aec_walk(env, rng)):
         if i % 3:
             continue
@@ -306,14 +308,14 @@ def test_four_aces__observations_inside_their_space(seed, action_seed, config):
             space = env.observation_space(a)
             ob = env.observe(a)
             x, m = ob["observation"], ob["action_mask"]
-            assert x.shape == (R.OBS_DIM,) and x.dtype == np.float32
+            assert x.shape == (L.OBS_DIM,) and x.dtype == np.float32
             bad = np.flatnonzero((x < space["observation"].low) | (x > space["observation"].high))
             assert space["observation"].contains(x), (
                 f"{a}: observation outside its space at {[obs_block(i) for i in bad]}: "
                 f"{x[bad].tolist()}"
             )
             assert space["action_mask"].contains(m)
-            assert x[R.O_SEATS : R.O_SEATS + 5].tolist() == [1.0] * P + [0.0] * (5 - P)
+            assert x[L.O_SEATS : L.O_SEATS + 5].tolist() == [1.0] * P + [0.0] * (5 - P)
 
 
 @SETTINGS
@@ -340,9 +342,9 @@ def test_four_aces__rewards_zero_sum_and_match_the_reward_table(seed, action_see
     assert done.all()
     s = venv.state
     for b in range(n):
-        totals = [int(x) for x in R.field(s, "total")[b, :P]]
-        last = [int(x) for x in R.field(s, "last_points")[b, :P]]
-        winners = [int(x) for x in R.field(s, "winners")[b, :P]]
+        totals = [int(x) for x in L.field(s, "total")[b, :P]]
+        last = [int(x) for x in L.field(s, "last_points")[b, :P]]
+        winners = [int(x) for x in L.field(s, "winners")[b, :P]]
         if cfg.reward == "score":
             src = last if cfg.episode == "deal" else totals
             expected = [v - np.mean(src) for v in src]
@@ -355,12 +357,12 @@ def test_four_aces__rewards_zero_sum_and_match_the_reward_table(seed, action_see
 # --- no hidden-information leak ----------------------------------------------------------------
 def swap_cards(s, b: int, a: int, c: int) -> None:
     """Exchange cards ``a`` and ``c`` in row ``b``: in every hidden hand and the deck order."""
-    hidden = R.field(s, "hidden")
+    hidden = L.field(s, "hidden")
     for p in range(5):
         m = int(hidden[b, p])
         if ((m >> a) & 1) != ((m >> c) & 1):
             hidden[b, p] = np.uint64(m ^ ((1 << a) | (1 << c)))
-    deck = R.field(s, "deck")
+    deck = L.field(s, "deck")
     ia = int(np.flatnonzero(deck[b] == a)[0])
     ic = int(np.flatnonzero(deck[b] == c)[0])
     deck[b, ia], deck[b, ic] = c, a
@@ -396,7 +398,7 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
     hidden = copy.deepcopy(venv.state)
     control = copy.deepcopy(venv.state)
     swaps: dict[int, list] = {}
-    live = R.field(venv.state, "phase") != R.PHASE_OVER
+    live = L.field(venv.state, "phase") != K.PHASE_OVER
     for b in range(n):
         for _ in range(2):
             pick = pick_hidden_swap(hidden, P, b, seat, rng)
@@ -404,10 +406,10 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
                 swap_cards(hidden, b, pick[1], pick[2])
                 swaps.setdefault(b, []).append(pick)
                 tested[pick[0]] += 1
-        mine = bits(int(R.field(control, "hidden")[b, seat]))
-        other = bits(int(R.field(control, "hidden")[b, (seat + 1) % P]))
+        mine = bits(int(L.field(control, "hidden")[b, seat]))
+        other = bits(int(L.field(control, "hidden")[b, (seat + 1) % P]))
         swap_cards(control, b, int(rng.choice(mine)), int(rng.choice(other)))
-    R.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    L.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
     check_cards(hidden, P, "relabelled state: ")
     after = observe_state(venv, hidden, seats)
     diff = np.flatnonzero((after != before).any(axis=1))
@@ -448,8 +450,8 @@ def test_four_aces__no_hidden_information_leak(seed, action_seed, config):
             for seat in range(P):
                 view = venv.observe(seat)
                 for b in range(n):
-                    own = bits(int(R.field(venv.state, "hidden")[b, seat]))
-                    got = np.flatnonzero(view[b, R.O_HIDDEN : R.O_HIDDEN + 52]).tolist()
+                    own = bits(int(L.field(venv.state, "hidden")[b, seat]))
+                    got = np.flatnonzero(view[b, L.O_HIDDEN : L.O_HIDDEN + 52]).tolist()
                     assert got == own, f"row {b}, seat {seat}: hidden block {got} != {own}"
                 check_no_leak(venv, seat, rng, tested)
         _, mask, *_ = venv.step(choose(mask, rng))
@@ -466,7 +468,7 @@ def test_four_aces__leak_check_can_fail():
     def leaky_observe(seats):
         out = real_observe(seats)
         s = np.broadcast_to(np.asarray(seats), (venv.num_envs,))
-        nxt = R.field(venv.state, "hidden")[np.arange(venv.num_envs), (s + 1) % 3]
+        nxt = L.field(venv.state, "hidden")[np.arange(venv.num_envs), (s + 1) % 3]
         out[:, -1] = (nxt % np.uint64(997)).astype(np.float32)
         return out
 
@@ -490,18 +492,18 @@ def test_four_aces__public_information_is_observed():
             x = view[b]
             for k in range(4):
                 p = (seat + k) % 4
-                block = x[R.O_EXPOSED + 52 * k : R.O_EXPOSED + 52 * (k + 1)]
-                assert np.flatnonzero(block).tolist() == bits(int(R.field(s, "exposed")[b, p]))
-                size = bin(int(R.field(s, "hidden")[b, p])).count("1")
-                size += int(R.field(s, "jokers_held")[b, p])
-                assert x[R.O_HSIZE + k] == pytest.approx(size / 5)
-            n = int(R.field(s, "pile_n")[b])
-            pile = [int(c) for c in R.field(s, "pile")[b, :n]]
+                block = x[L.O_EXPOSED + 52 * k : L.O_EXPOSED + 52 * (k + 1)]
+                assert np.flatnonzero(block).tolist() == bits(int(L.field(s, "exposed")[b, p]))
+                size = bin(int(L.field(s, "hidden")[b, p])).count("1")
+                size += int(L.field(s, "jokers_held")[b, p])
+                assert x[L.O_HSIZE + k] == pytest.approx(size / 5)
+            n = int(L.field(s, "pile_n")[b])
+            pile = [int(c) for c in L.field(s, "pile")[b, :n]]
             assert n > 0
-            order = x[R.O_PILE : R.O_PILE + 52]
+            order = x[L.O_PILE : L.O_PILE + 52]
             assert [int(c) for c in np.argsort(order)[-n:]] == pile
-            assert np.flatnonzero(x[R.O_TOP : R.O_TOP + 52]).tolist() == [pile[-1]]
-            assert x[R.O_STOCK] == pytest.approx(len(undrawn(s, b)) / 54)
+            assert np.flatnonzero(x[L.O_TOP : L.O_TOP + 52]).tolist() == [pile[-1]]
+            assert x[L.O_STOCK] == pytest.approx(len(undrawn(s, b)) / 54)
 
 
 # --- 3. vector engine == AEC env ---------------------------------------------------------------
@@ -525,12 +527,12 @@ def test_four_aces__vector_rows_equal_aec_envs(config):
     ids=["3p-deal", "5p-game"],
 )
 def test_four_aces__autoreset_reports_end_then_fresh_episode(config):
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
 
     def fresh(vec, b):
-        assert int(R.field(vec.state, "deal_no")[b]) == 0
-        assert (R.field(vec.state, "total")[b, :P] == 0).all()
-        assert int(R.field(vec.state, "phase")[b]) == R.PHASE_DRAW
+        assert int(L.field(vec.state, "deal_no")[b]) == 0
+        assert (L.field(vec.state, "total")[b, :P] == 0).all()
+        assert int(L.field(vec.state, "phase")[b]) == K.PHASE_DRAW
 
     check_autoreset(ENV_ID, config, fresh, n=2, seed=60, max_steps=20_000)
 
@@ -545,11 +547,11 @@ def test_four_aces__illegal_action_names_row_and_changes_nothing(num_players):
     n = 3
     vec = cardenvs.make_vector(ENV_ID, num_envs=n, seed=20, num_players=num_players)
     _, mask, _ = vec.reset()
-    assert int(R.field(vec.state, "pile_n")[2]) == 0  # nothing to take from the pile yet
+    assert int(L.field(vec.state, "pile_n")[2]) == 0  # nothing to take from the pile yet
     before = [vec.observe(s).copy() for s in range(num_players)]
     state_before = copy.deepcopy(vec.state)
     g = np.random.default_rng(1)
-    for bad in (R.ACTION_DRAW_DISCARD, R.ACTION_JOKER, R.ACTION_DISCARD + 5):
+    for bad in (K.ACTION_DRAW_DISCARD, K.ACTION_JOKER, K.ACTION_DISCARD + 5):
         assert mask[2, bad] == 0
         actions = choose(mask, g)
         actions[2] = bad
@@ -604,7 +606,7 @@ RECORD_CONFIGS = [
 )
 def test_four_aces__record_is_complete_and_replays(seed, config):
     rec = random_record(seed, **config)
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     P = cfg.num_players
     assert json.loads(json.dumps(rec)) == rec
     assert set(rec) == {"game", "version", "config", "seed", "deals", "result"}
@@ -688,9 +690,9 @@ def test_four_aces__deck_and_dealer_options_fix_the_first_deal(num_players, deal
     for i in range(num_players):
         seat = (dealer + 1 + i) % num_players
         ids = [CARD_STRINGS.index(c) for c in deck[6 * i : 6 * i + 6]]
-        assert bits(int(R.field(state, "hidden")[0, seat])) == sorted(ids[:3])
-        assert bits(int(R.field(state, "exposed")[0, seat])) == sorted(ids[3:])
-    assert int(R.field(state, "stock_pos")[0]) == 6 * num_players
+        assert bits(int(L.field(state, "hidden")[0, seat])) == sorted(ids[:3])
+        assert bits(int(L.field(state, "exposed")[0, seat])) == sorted(ids[3:])
+    assert int(L.field(state, "stock_pos")[0]) == 6 * num_players
 
 
 @pytest.mark.parametrize(

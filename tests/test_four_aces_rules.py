@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import cardenvs
 from cardenvs.core.cards import format_card
-from cardenvs.games.four_aces import rules as R
+from cardenvs.games.four_aces import constants as K
+from cardenvs.games.four_aces import layout as L
 from cardenvs.games.four_aces import score_breakdown, score_cards
 
 SUITS = "SHDC"
@@ -299,7 +300,7 @@ def new_env(**config):
 
 
 def field(core, name):
-    return R.field(core._engine.state, name)[0]
+    return L.field(core._engine.state, name)[0]
 
 
 def cards_of(mask) -> set[str]:
@@ -348,7 +349,7 @@ def pass_turn(env, core):
     seat = seat_of(env)
     before = cards_of(field(core, "hidden")[seat])
     act(env, core, "draw stock")
-    if int(field(core, "phase")) == R.PHASE_REDUCE_HIDDEN and seat_of(env) == seat:
+    if int(field(core, "phase")) == K.PHASE_REDUCE_HIDDEN and seat_of(env) == seat:
         (drawn,) = cards_of(field(core, "hidden")[seat]) - before
         act(env, core, f"discard {drawn}")
 
@@ -453,7 +454,7 @@ def test_scenario_07__four_aces_hidden_win():
     pass_turn(env, core)
     act(env, core, "draw stock")  # P2 draws the AH and wins before discarding
     assert all(env.terminations.values())
-    assert field(core, "phase") == R.PHASE_OVER and field(core, "winner") == 1
+    assert field(core, "phase") == K.PHASE_OVER and field(core, "winner") == 1
     assert list(field(core, "winners")[:4]) == [0, 1, 0, 0]
     rewards = [env.rewards[a] for a in env.possible_agents]
     assert rewards == pytest.approx([-1 / 3, 1.0, -1 / 3, -1 / 3])
@@ -466,14 +467,14 @@ def test_scenario_08__four_aces_exposed_win():
     pass_turn(env, core)
     act(env, core, "draw stock", "discard AC")  # P2 discards the fourth ace
     act(env, core, "draw discard")  # P3 takes it into the exposed hand
-    assert field(core, "phase") == R.PHASE_OVER and field(core, "winner") == 2
+    assert field(core, "phase") == K.PHASE_OVER and field(core, "winner") == 2
     assert all(env.terminations.values())
 
 
 def test_scenario_08__aces_spread_over_two_hands_do_not_win():
     env, core, _ = start({0: ("AS AH 2D", "AD 5C 8H")}, stock=["AC"])
     act(env, core, "draw stock")  # three aces hidden + one exposed: no win
-    assert field(core, "phase") == R.PHASE_REDUCE_HIDDEN and field(core, "winner") == -1
+    assert field(core, "phase") == K.PHASE_REDUCE_HIDDEN and field(core, "winner") == -1
 
 
 def play_round(env, core):
@@ -491,7 +492,7 @@ def test_scenario_09_10__split_aces_and_end_of_round():
         pass_turn(env, core)
     assert int(field(core, "stock_pos")) == 53 and seat_of(env) == 1  # one card left, P2 to go
     act(env, core, "draw stock")
-    assert int(field(core, "deal_no")) == 0 and field(core, "phase") == R.PHASE_REDUCE_HIDDEN
+    assert int(field(core, "deal_no")) == 0 and field(core, "phase") == K.PHASE_REDUCE_HIDDEN
     (drawn,) = cards_of(field(core, "hidden")[1]) - {"2H", "5D", "8C"}
     act(env, core, f"discard {drawn}")
     assert int(field(core, "deal_no")) == 1 and int(field(core, "dealer")) == 0
@@ -534,7 +535,7 @@ def test_scenario_13__turn_cap_ends_the_round():
 
 def test_scenario_13__turn_cap_default_is_five_times_the_stock():
     env, core, _ = start({})
-    R.field(core._engine.state, "turns")[0] = 148  # the cap is 5 x 30 = 150 turns
+    L.field(core._engine.state, "turns")[0] = 148  # the cap is 5 x 30 = 150 turns
     pass_turn(env, core)
     assert int(field(core, "deal_no")) == 0 and int(field(core, "turns")) == 149
     pass_turn(env, core)
@@ -560,12 +561,12 @@ def test_scenario_14__joker_in_the_deal_is_replaced():
 
 def test_scenario_15__four_aces_win_despite_negative_total():
     env, core, _ = start({3: ("AS AD AC", "2S 5D 8H")}, stock=["3D", "4D", "6D", "AH"])
-    R.field(core._engine.state, "total")[0][:4] = [3, 1, 0, -5]
-    R.field(core._engine.state, "deal_no")[0] = 2
+    L.field(core._engine.state, "total")[0][:4] = [3, 1, 0, -5]
+    L.field(core._engine.state, "deal_no")[0] = 2
     for _ in range(3):
         pass_turn(env, core)
     act(env, core, "draw stock")
-    assert field(core, "winner") == 3 and field(core, "phase") == R.PHASE_OVER
+    assert field(core, "winner") == 3 and field(core, "phase") == K.PHASE_OVER
     assert env.rewards[env.possible_agents[3]] == pytest.approx(1.0)
 
 
@@ -579,7 +580,7 @@ def test_scenario_15__a_four_aces_win_pays_the_target_under_score_rewards(episod
         reward="score",
         episode=episode,
     )
-    R.field(core._engine.state, "total")[0][:4] = [3, 1, 0, -5]
+    L.field(core._engine.state, "total")[0][:4] = [3, 1, 0, -5]
     for _ in range(3):
         pass_turn(env, core)
     act(env, core, "draw stock")

@@ -539,7 +539,7 @@ def test_replay__a_game_that_ended_on_an_illegal_move_replays(illegal_at, config
 @pytest.mark.parametrize("name", ["pair_value", "run2_value"])
 def test_four_aces__pair_value_docs_and_code_agree(name):
     """Decision: the two readings only (1 seed, -1 S3); the table and errors say so."""
-    from cardenvs.games.four_aces import rules as R
+    from cardenvs.games.four_aces import config as R
 
     row = next(line for line in R.Config.describe().splitlines() if f"`{name}`" in line)
     assert "| 1, -1 |" in row and "-1..1" not in row

@@ -25,7 +25,9 @@ import cardenvs
 from cardenvs.core.state import ARRAYS
 from cardenvs.games.banque import rules as B
 from cardenvs.games.esel import rules as E
-from cardenvs.games.four_aces import rules as FA
+from cardenvs.games.four_aces import config as FAC
+from cardenvs.games.four_aces import constants as FA
+from cardenvs.games.four_aces import layout as FAL
 from cardenvs.games.piquet import multi as M
 from cardenvs.games.piquet import rules as R
 
@@ -412,8 +414,8 @@ def four_aces_bounds() -> dict[str, tuple[int, int]]:
     run = max(Fraction(int(x), k) for t in range(2) for k, x in enumerate(FA.RUN_VALUE[t]) if k)
     best = int((Fraction(10, 4) + suit + run) * n)
     worst = -(n // 2) + 2 * 4 * int(FA.SUIT_VALUE.min()) - (n // 2)  # two hands of 4 suits
-    rounds = high(FA.Config, "max_rounds")  # ties may play on to the last round
-    cap = high(FA.Config, "turn_cap_factor") * (FA.NUM_CARDS - 6 * low(FA.Config, "num_players"))
+    rounds = high(FAC.Config, "max_rounds")  # ties may play on to the last round
+    cap = high(FAC.Config, "turn_cap_factor") * (FA.NUM_CARDS - 6 * low(FAC.Config, "num_players"))
     return {
         "total": (rounds * worst, rounds * best),
         "last_points": (worst, best),
@@ -423,10 +425,10 @@ def four_aces_bounds() -> dict[str, tuple[int, int]]:
 
 def test_four_aces__every_score_fits_int16():
     bounds = four_aces_bounds()
-    assert {name for name, arr, *_ in FA.STATE_FIELDS if arr == "v"} == set(bounds)
+    assert {name for name, arr, *_ in FAL.STATE_FIELDS if arr == "v"} == set(bounds)
     check_fits("four aces", bounds)
     assert bounds["last_points"] == (-24, 52) and bounds["turns"] == (0, 720)  # as commented
-    check_fits("four aces deal_no", {"deal_no": (0, high(FA.Config, "max_rounds") - 1)}, INT8)
+    check_fits("four aces deal_no", {"deal_no": (0, high(FAC.Config, "max_rounds") - 1)}, INT8)
 
 
 # --- observations of extreme scores stay inside the observation space --------------------------

@@ -28,7 +28,7 @@ CASES = [(g, c) for g, cs in DETERMINIZED.items() for c in cs]
 def card_multiset(game: str, s) -> list[int]:
     """Every card of a one-row state, wherever it is (hands, piles, stock), sorted."""
     from cardenvs.games.banque import rules as B
-    from cardenvs.games.four_aces import rules as F
+    from cardenvs.games.four_aces import layout as F
 
     R = B if game == "banque-v0" else F
     cards = []

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from ...core.render import bold, card_text, mask_text
-from . import rules as R
+from ...core.state import PackedState
+from .config import Config
+from .constants import PHASE_NAMES, PHASE_OVER
+from .layout import field
 
 
-def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> str:
+def render(s: PackedState, b: int, config: Config, color: bool = True) -> str:
     """Each player's exposed and hidden hand, limit, jokers and total; the discard pile."""
 
     def f(name):
-        return R.field(s, name)[b]
+        return field(s, name)[b]
 
     P = config.num_players
     n = int(f("pile_n"))
     pile = " ".join(card_text(int(c), color) for c in f("pile")[max(0, n - 8) : n])
     lines = [
         f"{bold('Four Aces', color)} round {int(f('deal_no')) + 1}  "
-        f"dealer: player_{int(f('dealer'))}  phase: {R.PHASE_NAMES[int(f('phase'))]}  "
+        f"dealer: player_{int(f('dealer'))}  phase: {PHASE_NAMES[int(f('phase'))]}  "
         f"stock: {54 - int(f('stock_pos'))}  "
         f"pile ({n}): {'… ' if n > 8 else ''}{pile or '-'}"
     ]
@@ -30,7 +33,7 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
             f"exposed: {mask_text(f('exposed')[p], color)}  "
             f"hidden: {mask_text(f('hidden')[p], color)}" + (" +JK" * jokers)
         )
-    if f("phase") == R.PHASE_OVER:
+    if f("phase") == PHASE_OVER:
         winners = [p for p in range(P) if f("winners")[p]]
         who = ", ".join(f"player_{p}" for p in winners) or "nobody (drawn)"
         lines.append(f"  {bold('game over', color)}: {who} won")

@@ -1,0 +1,76 @@
+"""Four Aces' Python-side helpers: an episode's ``result``, the deck order as strings, and the
+public hand scorer ``score_cards`` / ``score_breakdown`` (``docs/games/four_aces.md`` 5.3-5.5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, format_card, format_cards
+from ...core.state import PackedState
+from .config import C_PAIR, C_REPLACE, C_RUN2, Config
+from .constants import DECK, SUIT_VALUE
+from .layout import F_DEAL_NO, F_DECK, F_WINNER, F_WINNERS, V_TOTAL
+from .scoring import _rank_block, _suit_and_runs, score_mask
+
+
+def result(s: PackedState, b: int, config: Config) -> dict:
+    """JSON-able result of the finished episode in row ``b``."""
+    P = config.num_players
+    w = int(s.f[b, F_WINNER])
+    return {
+        "winner": None if w < 0 else w,
+        "winners": [p for p in range(P) if s.f[b, F_WINNERS + p]],
+        "totals": s.v[b, V_TOTAL : V_TOTAL + P].tolist(),
+        "rounds": int(s.f[b, F_DEAL_NO]) + 1,
+    }
+
+
+def deck_strings(s: PackedState, b: int) -> list[str]:
+    """The current round's deck order (hands from the dealer's left, then the stock)."""
+    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
+
+
+def _natural_mask(cards) -> int:
+    ids = [DECK.check_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]
+    jokers = [c for c in ids if c in (JOKER_1, JOKER_2)]
+    if len(jokers) > 2:  # ("JK" twice names both jokers, as in a deck order)
+        raise ValueError(f"there are only two jokers; got {len(jokers)}")
+    naturals = [c for c in ids if c < 52]
+    if len(set(naturals)) != len(naturals):
+        dup = sorted({format_card(c) for c in naturals if naturals.count(c) > 1})
+        raise ValueError(f"cards listed more than once: {dup}")
+    m = 0
+    for c in ids:
+        if c not in (JOKER_1, JOKER_2):
+            m |= 1 << c
+    return m
+
+
+def score_cards(cards, **config) -> int:
+    """Round score of a player's cards (spec 5.3; jokers ignored), e.g. ``"7H 8H 9H KS KD KC"``.
+
+    With ``score_mode="per_hand"`` this scores the cards as one hand.
+    """
+    cfg = Config.from_kwargs(**config).to_array()
+    return int(score_mask(np.uint64(_natural_mask(cards)), cfg))
+
+
+def score_breakdown(cards, **config) -> dict:
+    """The three blocks of ``score_cards``: ``{"rank": A, "suit_and_runs": B + C, "suit": B,
+    "runs": C, "total": A + B + C}`` (under ``run_mode="replace"``, ``runs`` is what the suits
+    score beyond their plain suit values)."""
+    c = Config.from_kwargs(**config)
+    cfg = c.to_array()
+    m = np.uint64(_natural_mask(cards))
+    rank = int(_rank_block(m, cfg[C_PAIR]))
+    both = int(_suit_and_runs(m, cfg[C_REPLACE], cfg[C_RUN2]))
+    suit = 0
+    for s_ in range(4):
+        suit += int(SUIT_VALUE[int((int(m) >> (13 * s_)) & 0x1FFF).bit_count()])
+    return {
+        "rank": rank,
+        "suit": suit,
+        "runs": both - suit,
+        "suit_and_runs": both,
+        "total": rank + both,
+    }
