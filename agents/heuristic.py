@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from cardenvs.games.esel import rules as esel
+from cardenvs.games.esel import constants as esel
 
 from .base import ScoredAgent
 

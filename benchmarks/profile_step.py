@@ -94,7 +94,7 @@ def _config_of(venv, rules):
 def _phase_kernels(rules, prep):
     """numba loops calling one phase of ``rules`` on every row (the config through ``prep``)."""
     apply_, legal_, observe_ = rules._apply, rules._legal, rules._observe
-    current = rules.LAYOUT.offset("current")
+    current = rules.F_CURRENT
 
     # each loop takes borrowed views first, as step_rows does (no reference counting)
     @njit

@@ -137,16 +137,16 @@ def test_agents__heuristic_follows_its_documented_rules_in_esel():
     """Two players, a fixed first deal: the heuristic (seat 1) takes the trump choice and the
     declaration it documents, then takes the led card with the taker worth the most (its own
     trump ace over a same-value ten; an eight over a six), never with a card that cannot take."""
-    from cardenvs.games.esel import rules as R
+    from cardenvs.games.esel import constants as K
 
-    cards = [n.split()[1] for n in R.ACTION_NAMES[:36]]
+    cards = [n.split()[1] for n in K.ACTION_NAMES[:36]]
 
     def first_follow(hand0, hand1, lead):
         rest = [c for c in cards if c not in hand0.split() + hand1.split()]
         env = cardenvs.make("esel-v0", num_players=2)
         env.reset(seed=0, options={"deck": hand0.split() + hand1.split() + rest, "dealer": 1})
         agent = heuristic_for("esel-v0")
-        names = R.ACTION_NAMES
+        names = K.ACTION_NAMES
         seen = []
         for step in ("trump S", None, "no", None, f"play {lead}", None):
             if step is None:  # the heuristic's seat

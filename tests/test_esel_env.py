@@ -39,7 +39,10 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import cardenvs
-from cardenvs.games.esel import rules as R
+from cardenvs.games.esel import config as C
+from cardenvs.games.esel import constants as K
+from cardenvs.games.esel import layout as L
+from cardenvs.games.esel import tools as T
 
 ENV_ID = "esel-v0"
 NUM_ACTIONS = 42
@@ -74,7 +77,7 @@ seeds = st.integers(min_value=0, max_value=2**31 - 1)
 
 
 def obs_block(i: int) -> str:
-    return obs_block_name(R.OBS_LAYOUT, i)
+    return obs_block_name(L.OBS_LAYOUT, i)
 
 
 aec_envs = functools.partial(harness.aec_envs, ENV_ID)
@@ -117,14 +120,14 @@ def swap_bits(m: int, a: int, c: int) -> int:
 
 
 def row_masks(s, b: int, name: str) -> list[int]:
-    return [int(x) for x in R.field(s, name)[b]]
+    return [int(x) for x in L.field(s, name)[b]]
 
 
 def undrawn_stock(s) -> np.ndarray:
     """(N,) uint64: the stock cards not drawn yet (deck positions stock_pos .. 35)."""
-    deck = R.field(s, "deck").astype(np.int64)
+    deck = L.field(s, "deck").astype(np.int64)
     card_bits = np.left_shift(np.uint64(1), deck.astype(np.uint64))
-    pos = R.field(s, "stock_pos").astype(np.int64)
+    pos = L.field(s, "stock_pos").astype(np.int64)
     undrawn = np.arange(NUM_CARDS)[None, :] >= pos[:, None]
     return np.bitwise_or.reduce(np.where(undrawn, card_bits, np.uint64(0)), axis=1)
 
@@ -143,10 +146,10 @@ def hand_steps(config: dict) -> int:
 
 def check_cards(s, P: int, where: str = "") -> None:
     """Cards are conserved in every row of state ``s`` (and the bookkeeping around them)."""
-    deck = R.field(s, "deck").astype(np.int64)
+    deck = L.field(s, "deck").astype(np.int64)
     bad = np.flatnonzero((np.sort(deck, axis=1) != ESEL_IDS[None, :]).any(axis=1))
     assert bad.size == 0, f"{where}row {bad[0]}: deck is not the 36 esel cards: {deck[bad[0]]}"
-    hand, played, taken = R.field(s, "hand"), R.field(s, "played"), R.field(s, "taken")
+    hand, played, taken = L.field(s, "hand"), L.field(s, "played"), L.field(s, "taken")
     assert not hand[:, P:].any() and not played[:, P:].any() and not taken[:, P:].any(), (
         f"{where}cards held by a seat beyond num_players={P}"
     )
@@ -159,17 +162,17 @@ def check_cards(s, P: int, where: str = "") -> None:
         f"{where}row {bad[0]}: cards not conserved; sizes (hands, played, stock) = "
         f"{counts[bad[0]].tolist()}, union {int(union[bad[0]]):#x}, expected {ALL36:#x}"
     )
-    phase = R.field(s, "phase")
-    pos = R.field(s, "stock_pos").astype(np.int64)
-    dealer = R.field(s, "dealer").astype(np.int64)
-    trick_n = R.field(s, "trick_n").astype(np.int64)
+    phase = L.field(s, "phase")
+    pos = L.field(s, "stock_pos").astype(np.int64)
+    dealer = L.field(s, "dealer").astype(np.int64)
+    trick_n = L.field(s, "trick_n").astype(np.int64)
     for b in range(deck.shape[0]):
         ph = int(phase[b])
         h, pl, tk = row_masks(s, b, "hand"), row_masks(s, b, "played"), row_masks(s, b, "taken")
         assert HAND * P <= pos[b] <= NUM_CARDS, f"{where}row {b}: stock_pos {pos[b]}"
         # the cards of the finished tricks are exactly the taken cards, each taken once
-        tcards = [int(c) for c in R.field(s, "trick_cards")[b, : trick_n[b]]]
-        tseats = [int(x) for x in R.field(s, "trick_seats")[b, : trick_n[b]]]
+        tcards = [int(c) for c in L.field(s, "trick_cards")[b, : trick_n[b]]]
+        tseats = [int(x) for x in L.field(s, "trick_seats")[b, : trick_n[b]]]
         on_table = sum(1 << c for c in tcards)
         all_played = 0
         for m in pl:
@@ -186,14 +189,14 @@ def check_cards(s, P: int, where: str = "") -> None:
             assert (pl[p] >> c) & 1, f"{where}row {b}: trick card {c} not played by seat {p}"
         dealt = [sum(1 << int(c) for c in deck[b, HAND * i : HAND * i + HAND]) for i in range(P)]
         dealt_to = {(int(dealer[b]) + 1 + i) % P: dealt[i] for i in range(P)}
-        if ph in (R.PHASE_TRUMP, R.PHASE_DECLARE):
+        if ph in (K.PHASE_TRUMP, K.PHASE_DECLARE):
             assert not any(pl) and pos[b] == HAND * P and trick_n[b] == 0, (
-                f"{where}row {b}: cards moved before the play ({R.PHASE_NAMES[ph]})"
+                f"{where}row {b}: cards moved before the play ({K.PHASE_NAMES[ph]})"
             )
             assert all(h[p] == dealt_to[p] for p in range(P)), (
                 f"{where}row {b}: hands are not the deal from the dealer's left"
             )
-        elif ph == R.PHASE_PLAY:
+        elif ph == K.PHASE_PLAY:
             for p in range(P):
                 assert dealt_to[p] & ~(h[p] | pl[p]) == 0, (
                     f"{where}row {b}: seat {p} lost a dealt card"
@@ -202,7 +205,7 @@ def check_cards(s, P: int, where: str = "") -> None:
             sizes = {bin(h[p]).count("1") + (p in tseats) for p in range(P)}
             assert len(sizes) == 1, f"{where}row {b}: hand sizes differ: {sizes}"
             # points so far: card points of the tricks taken, plus four-of-a-suit tricks (A9)
-            pts = [int(x) for x in R.field(s, "points")[b, :P]]
+            pts = [int(x) for x in L.field(s, "points")[b, :P]]
             for p in range(P):
                 card_pts = sum(CARD_POINTS[c % 13] for c in bits(tk[p]))
                 extra = pts[p] - card_pts
@@ -261,7 +264,7 @@ def test_esel__registered_with_pettingzoo(num_players):
 @example(seed=1, action_seed=2, config={"num_players": 2, "max_hands": 3})
 @given(seed=seeds, action_seed=seeds, config=configs)
 def test_esel__cards_conserved_at_every_step(seed, action_seed, config):
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     venv = cardenvs.make_vector(ENV_ID, 8, seed=seed, **config)
     rng = np.random.default_rng(action_seed)
     _, mask, _ = venv.reset()
@@ -275,7 +278,7 @@ def test_esel__cards_check_can_fail():
     venv = cardenvs.make_vector(ENV_ID, 2, seed=3, num_players=3)
     venv.reset()
     check_cards(venv.state, 3)
-    hand = R.field(venv.state, "hand")
+    hand = L.field(venv.state, "hand")
     hand[1, 0] = hand[1, 0] | hand[1, 1]  # one card in two hands
     with pytest.raises(AssertionError, match="row 1"):
         check_cards(venv.state, 3)
@@ -306,18 +309,18 @@ def test_esel__aec_mask_nonempty_until_the_end_then_empty(seed, action_seed, con
             if a != agent:
                 assert not env.observe(a)["action_mask"].any(), f"{a} may act out of turn"
         seat = core.agent_name_mapping[agent]
-        assert int(R.field(state, "current")[0]) == seat
-        phase = int(R.field(state, "phase")[0])
-        if phase == R.PHASE_TRUMP:  # a suit nobody has taken yet
-            taken = {int(t) for t in R.field(state, "trump")[0] if t >= 0}
-            assert legal == {R.ACTION_TRUMP + x for x in range(4) if x not in taken}
-        elif phase == R.PHASE_DECLARE:
-            assert legal == {R.ACTION_GO, R.ACTION_NO}
+        assert int(L.field(state, "current")[0]) == seat
+        phase = int(L.field(state, "phase")[0])
+        if phase == K.PHASE_TRUMP:  # a suit nobody has taken yet
+            taken = {int(t) for t in L.field(state, "trump")[0] if t >= 0}
+            assert legal == {K.ACTION_TRUMP + x for x in range(4) if x not in taken}
+        elif phase == K.PHASE_DECLARE:
+            assert legal == {K.ACTION_GO, K.ACTION_NO}
         else:
-            assert phase == R.PHASE_PLAY
-            hand = {local(c) for c in bits(int(R.field(state, "hand")[0, seat]))}
+            assert phase == K.PHASE_PLAY
+            hand = {local(c) for c in bits(int(L.field(state, "hand")[0, seat]))}
             assert legal <= hand, f"{agent} may play cards he does not hold"
-            if R.field(state, "trick_n")[0] == 0:
+            if L.field(state, "trick_n")[0] == 0:
                 assert legal == hand, "the leader may lead any card (4.5)"
     assert not env.agents, "the episode did not end"
     assert live >= hand_steps(config)
@@ -331,11 +334,11 @@ def test_esel__vector_mask_nonempty_exactly_while_live(seed, action_seed, config
     rng = np.random.default_rng(action_seed)
     _, mask, _ = venv.reset()
     done = np.zeros(n, bool)
-    for _ in range(R.Config(**config).max_hands * hand_steps(config) + 2):
-        live = R.field(venv.state, "phase") != R.PHASE_OVER
+    for _ in range(C.Config(**config).max_hands * hand_steps(config) + 2):
+        live = L.field(venv.state, "phase") != K.PHASE_OVER
         assert (live == ~done).all()
         assert (mask.any(axis=1) == live).all(), f"rows {np.flatnonzero(mask.any(1) != live)}"
-        assert ((R.field(venv.state, "current") >= 0) == live).all()
+        assert ((L.field(venv.state, "current") >= 0) == live).all()
         if done.all():
             break
         _, mask, _, terminated, _, _ = venv.step(choose(mask, rng))
@@ -354,7 +357,7 @@ def test_esel__vector_mask_nonempty_exactly_while_live(seed, action_seed, config
 def test_esel__episodes_are_bounded(seed, action_seed, config):
     n = 16
     venv = cardenvs.make_vector(ENV_ID, n, seed=seed, autoreset=False, validate=False, **config)
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     hands_hi = 1 if cfg.episode == "deal" else cfg.max_hands
     # banks start at 3 and move by at most 1 a hand: 0 or 6 takes at least 3 hands (5.2, 5.3)
     hands_lo = 1 if cfg.episode == "deal" else min(3, cfg.max_hands)
@@ -367,11 +370,11 @@ def test_esel__episodes_are_bounded(seed, action_seed, config):
     for _ in range(hands_hi * per_hand + 1):
         if done.all():
             break
-        before = R.field(venv.state, "deal_no").astype(np.int64).copy()
+        before = L.field(venv.state, "deal_no").astype(np.int64).copy()
         _, mask, _, terminated, _, _ = venv.step(choose(mask, rng))
         live = ~done
         hand_len[live] += 1
-        ended = live & ((R.field(venv.state, "deal_no") != before) | terminated)
+        ended = live & ((L.field(venv.state, "deal_no") != before) | terminated)
         for b in np.flatnonzero(ended).tolist():
             assert hand_len[b] == per_hand, f"row {b}: hand {hands[b]} took {hand_len[b]} steps"
         hands[ended] += 1
@@ -379,7 +382,7 @@ def test_esel__episodes_are_bounded(seed, action_seed, config):
         done |= terminated
     assert done.all(), f"rows {np.flatnonzero(~done)} still running"
     assert ((hands >= hands_lo) & (hands <= hands_hi)).all(), f"hands per episode {hands}"
-    assert (R.field(venv.state, "deal_no").astype(np.int64) + 1 == hands).all()
+    assert (L.field(venv.state, "deal_no").astype(np.int64) + 1 == hands).all()
 
 
 @SETTINGS
@@ -389,13 +392,13 @@ def test_esel__observations_inside_their_space(seed, action_seed, config):
     env = cardenvs.make(ENV_ID, **config)
     env.reset(seed=seed)
     rng = np.random.default_rng(action_seed)
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     for _ in aec_walk(env, rng):
         for a in env.possible_agents:
             space = env.observation_space(a)
             ob = env.observe(a)
             x, m = ob["observation"], ob["action_mask"]
-            assert x.shape == (R.OBS_DIM,) and x.dtype == np.float32
+            assert x.shape == (L.OBS_DIM,) and x.dtype == np.float32
             bad = np.flatnonzero((x < space["observation"].low) | (x > space["observation"].high))
             assert space["observation"].contains(x), (
                 f"{a}: observation outside its space at {[obs_block(i) for i in bad]}: "
@@ -404,7 +407,7 @@ def test_esel__observations_inside_their_space(seed, action_seed, config):
             assert space["action_mask"].contains(m), f"{a}: mask outside its space: {m}"
             assert space.contains(ob)
             # seat blocks beyond num_players stay zero
-            assert x[R.O_SEATS : R.O_SEATS + 4].tolist() == [1.0] * P + [0.0] * (4 - P)
+            assert x[L.O_SEATS : L.O_SEATS + 4].tolist() == [1.0] * P + [0.0] * (4 - P)
     venv = cardenvs.make_vector(ENV_ID, 8, seed=seed, **config)
     box = venv.single_observation_space
     obs, mask, _ = venv.reset()
@@ -424,20 +427,20 @@ def test_esel__negative_points_stay_inside_the_space(num_players):
     points, and the observation space has room for them (points low -0.1)."""
     venv = cardenvs.make_vector(ENV_ID, 16, seed=num_players, num_players=num_players)
     box = venv.single_observation_space
-    assert (box.low[R.O_POINTS : R.O_POINTS + 4] < 0).all()
+    assert (box.low[L.O_POINTS : L.O_POINTS + 4] < 0).all()
     _, mask, _ = venv.reset()
     rng = np.random.default_rng(0)
     found = 0
     for _ in range(600):
         _, mask, *_ = venv.step(choose(mask, rng))
-        pts = R.field(venv.state, "points")[:, :num_players]
+        pts = L.field(venv.state, "points")[:, :num_players]
         rows = np.flatnonzero((pts < 0).any(axis=1))
         for seat in range(num_players):
             view = venv.observe(seat)
             for b in rows.tolist():
                 assert box.contains(view[b]), f"row {b}, seat {seat}: points {pts[b]}"
                 ego = [int(pts[b, (seat + k) % num_players]) for k in range(num_players)]
-                got = view[b, R.O_POINTS : R.O_POINTS + num_players]
+                got = view[b, L.O_POINTS : L.O_POINTS + num_players]
                 assert np.allclose(got, np.array(ego) / 100.0), (got, ego)
         found += rows.size
         if found >= 5:
@@ -445,12 +448,12 @@ def test_esel__negative_points_stay_inside_the_space(num_players):
     assert found >= 5, "random play never produced negative points"
 
 
-def expected_rewards(s, b: int, config: R.Config) -> list[float]:
+def expected_rewards(s, b: int, config: C.Config) -> list[float]:
     """The reward table of the rules module, computed from the finished row ``b``."""
     P = config.num_players
-    f = {k: [int(x) for x in R.field(s, k)[b, :P]] for k in ("banks", "bank_change")}
-    last_points = [int(x) for x in R.field(s, "last_points")[b, :P]]
-    w = int(R.field(s, "winner")[b])
+    f = {k: [int(x) for x in L.field(s, k)[b, :P]] for k in ("banks", "bank_change")}
+    last_points = [int(x) for x in L.field(s, "last_points")[b, :P]]
+    w = int(L.field(s, "winner")[b])
     if config.episode == "game" and config.reward == "win":
         return [0.0] * P if w < 0 else [1.0 if p == w else -1.0 / (P - 1) for p in range(P)]
     if config.episode == "game":
@@ -460,18 +463,18 @@ def expected_rewards(s, b: int, config: R.Config) -> list[float]:
     return [last_points[p] - np.mean(last_points) for p in range(P)]
 
 
-def check_game_end(s, b: int, config: R.Config) -> None:
+def check_game_end(s, b: int, config: C.Config) -> None:
     """The game ends (5.3, A13) when exactly one player is at 0 banks (he wins), or someone has
     6 banks and the fewest are unique (they win), or after max_hands (fewest win, tie drawn)."""
     P = config.num_players
-    banks = [int(x) for x in R.field(s, "banks")[b, :P]]
-    hands = int(R.field(s, "deal_no")[b]) + 1
-    w = int(R.field(s, "winner")[b])
+    banks = [int(x) for x in L.field(s, "banks")[b, :P]]
+    hands = int(L.field(s, "deal_no")[b]) + 1
+    w = int(L.field(s, "winner")[b])
     low = min(banks)
     unique_low = banks.count(low) == 1
     if banks.count(0) == 1:
         assert w == banks.index(0), f"row {b}: banks {banks}, winner {w}"
-    elif (max(banks) >= R.LOSE_BANKS or hands == config.max_hands) and unique_low:
+    elif (max(banks) >= K.LOSE_BANKS or hands == config.max_hands) and unique_low:
         assert w == banks.index(low), f"row {b}: banks {banks}, winner {w}"
     elif hands == config.max_hands:
         assert w == -1, f"row {b}: banks {banks} after the last hand, winner {w}"
@@ -544,7 +547,7 @@ def test_esel__aec_rewards_zero_sum_and_paid_at_the_end(seed, action_seed, confi
         assert reward == final[agent], f"{agent}: last() says {reward}, rewards {final}"
     assert final is not None and set(final) == set(env.possible_agents)
     assert abs(sum(final.values())) < 1e-4, f"not zero-sum: {final}"
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     P = cfg.num_players
     if cfg.episode == "game" and cfg.reward == "win":
         vals = sorted(final.values())
@@ -560,10 +563,10 @@ def test_esel__aec_rewards_zero_sum_and_paid_at_the_end(seed, action_seed, confi
 def transpose(s, b: int, a: int, c: int) -> None:
     """Exchange unplayed cards ``a`` and ``c`` in row ``b``: in every hand and in the deck
     order (so who was dealt or drew which card is relabelled consistently)."""
-    hand = R.field(s, "hand")
+    hand = L.field(s, "hand")
     for p in range(4):
         hand[b, p] = np.uint64(swap_bits(int(hand[b, p]), a, c))
-    deck = R.field(s, "deck")
+    deck = L.field(s, "deck")
     ia = int(np.flatnonzero(deck[b] == a)[0])
     ic = int(np.flatnonzero(deck[b] == c)[0])
     deck[b, ia], deck[b, ic] = c, a
@@ -578,7 +581,7 @@ def pick_hidden_swap(s, P: int, b: int, seat: int, rng) -> tuple[str, int, int] 
     stock = int(undrawn_stock(s)[b])
     others = [p for p in range(P) if p != seat]
     kinds = []
-    if int(R.field(s, "phase")[b]) == R.PHASE_TRUMP:
+    if int(L.field(s, "phase")[b]) == K.PHASE_TRUMP:
         unplayed = stock
         for p in range(P):
             unplayed |= hand[p]
@@ -622,7 +625,7 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
     control = copy.deepcopy(venv.state)
     swaps: dict[int, list] = {}
     expect_move = np.zeros(n, bool)
-    phase = R.field(venv.state, "phase")
+    phase = L.field(venv.state, "phase")
     for b in range(n):
         for _ in range(2):
             pick = pick_hidden_swap(hidden, P, b, seat, rng)
@@ -633,9 +636,9 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
         own = pick_own_swap(control, P, b, seat, rng)
         if own is not None:
             transpose(control, b, *own)
-            expect_move[b] = int(phase[b]) != R.PHASE_TRUMP
+            expect_move[b] = int(phase[b]) != K.PHASE_TRUMP
     # the random key only shapes later deals: also hidden
-    R.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    L.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
     check_cards(hidden, P, "relabelled state: ")
     check_cards(control, P, "control state: ")
     after = observe_state(venv, hidden, seats)
@@ -644,7 +647,7 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
         b = int(diff[0])
         idx = np.flatnonzero(after[b] != before[b])
         raise AssertionError(
-            f"information leak: seat {seat}, row {b}, phase {R.PHASE_NAMES[phase[b]]}: "
+            f"information leak: seat {seat}, row {b}, phase {K.PHASE_NAMES[phase[b]]}: "
             f"exchanging hidden cards {swaps.get(b)} (global ids) changed "
             f"{[obs_block(i) for i in idx]} from {before[b, idx]} to {after[b, idx]}"
         )
@@ -664,18 +667,18 @@ def check_own_blocks(venv, seat: int) -> None:
     view = venv.observe(seat)
     s = venv.state
     for b in range(venv.num_envs):
-        hand_block = view[b, R.O_HAND : R.O_HAND + NUM_CARDS]
-        if int(R.field(s, "phase")[b]) == R.PHASE_TRUMP:
+        hand_block = view[b, L.O_HAND : L.O_HAND + NUM_CARDS]
+        if int(L.field(s, "phase")[b]) == K.PHASE_TRUMP:
             assert not hand_block.any(), f"row {b}: seat {seat} sees its cards before the deal"
-            sizes = view[b, R.O_HAND_SIZE : R.O_HAND_SIZE + 4]
+            sizes = view[b, L.O_HAND_SIZE : L.O_HAND_SIZE + 4]
             assert not sizes.any(), f"row {b}: hand sizes shown during the trump choice"
         else:
-            own = {local(c) for c in bits(int(R.field(s, "hand")[b, seat]))}
+            own = {local(c) for c in bits(int(L.field(s, "hand")[b, seat]))}
             assert set(np.flatnonzero(hand_block).tolist()) == own, f"row {b}: hand block"
         for k in range(4):
-            block = view[b, R.O_PLAYED + NUM_CARDS * k : R.O_PLAYED + NUM_CARDS * (k + 1)]
+            block = view[b, L.O_PLAYED + NUM_CARDS * k : L.O_PLAYED + NUM_CARDS * (k + 1)]
             cards = (
-                {local(c) for c in bits(int(R.field(s, "played")[b, (seat + k) % P]))}
+                {local(c) for c in bits(int(L.field(s, "played")[b, (seat + k) % P]))}
                 if k < P
                 else set()
             )
@@ -700,7 +703,7 @@ def check_own_blocks(venv, seat: int) -> None:
 )
 def test_esel__no_hidden_information_leak(seed, action_seed, config):
     n = 6
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     venv = cardenvs.make_vector(ENV_ID, n, seed=seed, **config)
     rng = np.random.default_rng(action_seed)
     _, mask, _ = venv.reset()
@@ -715,9 +718,9 @@ def test_esel__no_hidden_information_leak(seed, action_seed, config):
     if P >= 3:
         assert "hand-hand" in kinds, tested
     phases = {ph for ph, _ in tested}
-    assert {R.PHASE_DECLARE, R.PHASE_PLAY} <= phases, tested
+    assert {K.PHASE_DECLARE, K.PHASE_PLAY} <= phases, tested
     if trump_phase_steps(config):
-        assert tested[(R.PHASE_TRUMP, "trump phase")] > 0, tested
+        assert tested[(K.PHASE_TRUMP, "trump phase")] > 0, tested
 
 
 def test_esel__leak_check_can_fail():
@@ -730,7 +733,7 @@ def test_esel__leak_check_can_fail():
     def leaky_observe(seats):
         out = real_observe(seats)
         s = np.broadcast_to(np.asarray(seats), (venv.num_envs,))
-        nxt = R.field(venv.state, "hand")[np.arange(venv.num_envs), (s + 1) % 3]
+        nxt = L.field(venv.state, "hand")[np.arange(venv.num_envs), (s + 1) % 3]
         out[:, -1] = (nxt % np.uint64(997)).astype(np.float32)
         return out
 
@@ -744,20 +747,20 @@ def test_esel__trump_choice_hides_every_hand_even_from_its_holder():
     env = cardenvs.make(ENV_ID, num_players=4)
     env.reset(seed=5)
     state = env.unwrapped._engine.state
-    assert int(R.field(state, "phase")[0]) == R.PHASE_TRUMP
+    assert int(L.field(state, "phase")[0]) == K.PHASE_TRUMP
     for a in env.possible_agents:
         x = env.observe(a)["observation"]
-        assert not x[R.O_HAND : R.O_HAND + NUM_CARDS].any()
-        assert x[R.O_PHASE + R.PHASE_TRUMP] == 1.0
+        assert not x[L.O_HAND : L.O_HAND + NUM_CARDS].any()
+        assert x[L.O_PHASE + K.PHASE_TRUMP] == 1.0
     # the hands are dealt already; once the trump choice is over every seat sees its own
     for _ in range(4):
         env.step(env.unwrapped.legal_actions()[0])
-    assert int(R.field(state, "phase")[0]) == R.PHASE_DECLARE
+    assert int(L.field(state, "phase")[0]) == K.PHASE_DECLARE
     for seat, a in enumerate(env.possible_agents):
         x = env.observe(a)["observation"]
-        own = {local(c) for c in bits(int(R.field(state, "hand")[0, seat]))}
+        own = {local(c) for c in bits(int(L.field(state, "hand")[0, seat]))}
         assert len(own) == HAND
-        assert set(np.flatnonzero(x[R.O_HAND : R.O_HAND + NUM_CARDS]).tolist()) == own
+        assert set(np.flatnonzero(x[L.O_HAND : L.O_HAND + NUM_CARDS]).tolist()) == own
 
 
 # --- 3. vector engine == AEC env ---------------------------------------------------------------
@@ -787,11 +790,11 @@ def test_esel__vector_rows_equal_aec_envs(config):
     ids=["3p-deal", "4p-deal-opt2", "4p-game"],
 )
 def test_esel__autoreset_reports_end_then_fresh_episode(config):
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
 
     def fresh(vec, b):
-        assert int(R.field(vec.state, "deal_no")[b]) == 0
-        assert (R.field(vec.state, "banks")[b, :P] == R.START_BANKS).all()
+        assert int(L.field(vec.state, "deal_no")[b]) == 0
+        assert (L.field(vec.state, "banks")[b, :P] == K.START_BANKS).all()
 
     check_autoreset(ENV_ID, config, fresh, n=3, seed=60, zero_sum_tol=1e-4)
 
@@ -818,14 +821,14 @@ def test_esel__illegal_action_names_row_and_action_and_changes_nothing(num_playe
     _, mask, _ = vec.reset()
     g = np.random.default_rng(1)
     _, mask, *_ = vec.step(choose(mask, g))  # the first trump is chosen in every row
-    chosen = R.field(vec.state, "trump")[2]
+    chosen = L.field(vec.state, "trump")[2]
     taken = int(chosen[chosen >= 0][0])
-    bad = R.ACTION_TRUMP + taken  # a suit already taken (3.2)
+    bad = K.ACTION_TRUMP + taken  # a suit already taken (3.2)
     assert mask[2, bad] == 0
     before = [vec.observe(s).copy() for s in range(num_players)]
     mask_before = mask.copy()
     state_before = copy.deepcopy(vec.state)
-    for b_action in (bad, R.ACTION_GO, R.ACTION_PLAY):
+    for b_action in (bad, K.ACTION_GO, K.ACTION_PLAY):
         actions = choose(mask, g)
         actions[2] = b_action
         with pytest.raises(ValueError) as e:
@@ -851,7 +854,7 @@ def test_esel__illegal_action_without_validation_leaves_row_unchanged():
         actions = choose(mask, g)
         _, mask, *_ = vec.step(actions)
         ref.step(actions[1:])
-    assert int(R.field(vec.state, "phase")[1]) == R.PHASE_PLAY
+    assert int(L.field(vec.state, "phase")[1]) == K.PHASE_PLAY
     row1 = vec.state.f[1].copy(), vec.state.m[1].copy()
     actions = choose(mask, g)
     actions[1] = int(np.flatnonzero(mask[1] == 0)[0])
@@ -877,8 +880,8 @@ def test_esel__action_name_id_round_trip():
     assert names[:36] == [f"play {c}" for c in CARD_STRINGS]
     assert names[36:] == ["go", "no", "trump S", "trump H", "trump D", "trump C"]
     assert core.action_id("play th") == core.action_id("play 10H")
-    assert core.action_id("  GO ") == R.ACTION_GO
-    assert core.action_id("Trump c") == R.ACTION_TRUMP + 3
+    assert core.action_id("  GO ") == K.ACTION_GO
+    assert core.action_id("Trump c") == K.ACTION_TRUMP + 3
 
 
 @pytest.mark.parametrize("name", ["play 2S", "play 5H", "trump X", "pass", "", "play"])
@@ -918,7 +921,7 @@ RECORD_CONFIGS = [
 )
 def test_esel__record_is_complete_and_replays(seed, config):
     rec = random_record(seed, **config)
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     P = cfg.num_players
     assert json.loads(json.dumps(rec)) == rec
     assert set(rec) == {"game", "version", "config", "seed", "deals", "result"}
@@ -1028,10 +1031,10 @@ def test_esel__deck_and_dealer_options_fix_the_first_deal(num_players, dealer):
         seat = (dealer + 1 + i) % num_players
         cards = {core.action_id(f"play {c}") for c in deck[HAND * i : HAND * (i + 1)]}
         obs = env.observe(f"player_{seat}")["observation"]
-        assert set(np.flatnonzero(obs[R.O_HAND : R.O_HAND + NUM_CARDS]).tolist()) == cards
-    assert int(R.field(state, "stock_pos")[0]) == HAND * num_players
+        assert set(np.flatnonzero(obs[L.O_HAND : L.O_HAND + NUM_CARDS]).tolist()) == cards
+    assert int(L.field(state, "stock_pos")[0]) == HAND * num_players
     for _ in range(num_players):
-        env.step(R.ACTION_NO)
+        env.step(K.ACTION_NO)
     # the leader may lead any of his four cards
     leader = core.agent_name_mapping[env.agent_selection]
     i = (leader - dealer - 1) % num_players
@@ -1097,9 +1100,9 @@ def test_esel__vector_per_row_deck_and_dealer_options(num_players):
     _, mask, info = vec.reset(options={"deck": decks, "dealer": dealers})
     assert info["current_player"].tolist() == [(d + 1) % num_players for d in dealers]
     for b in range(3):
-        assert R.deck_strings(vec.state, b) == decks[b]
-        assert int(R.field(vec.state, "dealer")[b]) == dealers[b]
-        assert set(np.flatnonzero(mask[b]).tolist()) == {R.ACTION_TRUMP + x for x in range(4)}
+        assert T.deck_strings(vec.state, b) == decks[b]
+        assert int(L.field(vec.state, "dealer")[b]) == dealers[b]
+        assert set(np.flatnonzero(mask[b]).tolist()) == {K.ACTION_TRUMP + x for x in range(4)}
     with pytest.raises(ValueError, match="dealer"):
         vec.reset(options={"dealer": [0, 1, num_players]})
 
@@ -1114,8 +1117,8 @@ def test_esel__seedless_reset_continues_like_the_vector_engine():
     env.reset(seed=10)
     env.reset()
     assert np.array_equal(env.observe(env.agent_selection)["observation"], nxt[1])
-    deck = R.field(env.unwrapped._engine.state, "deck")[0]
-    assert np.array_equal(deck, R.field(vec.state, "deck")[1])
+    deck = L.field(env.unwrapped._engine.state, "deck")[0]
+    assert np.array_equal(deck, L.field(vec.state, "deck")[1])
 
 
 @pytest.mark.parametrize("num_players", [3, 4])

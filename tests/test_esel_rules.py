@@ -19,6 +19,10 @@ from harness import act, legal_names, seat_of
 
 import cardenvs
 from cardenvs.core.cards import format_card, parse_cards
+from cardenvs.core.game import layout_offsets
+from cardenvs.games.esel import config as C
+from cardenvs.games.esel import constants as K
+from cardenvs.games.esel import layout as L
 from cardenvs.games.esel import rules as R
 from cardenvs.games.esel import trick_winner
 
@@ -47,7 +51,7 @@ def new_env(**config):
 
 
 def field(core, name):
-    return R.field(core._engine.state, name)[0]
+    return L.field(core._engine.state, name)[0]
 
 
 def legal_cards(core) -> set[str]:
@@ -105,7 +109,7 @@ def start(hands, dealer, trumps=None, decls=None, stock=(), num_players=4, **con
     deck = build_deck(hands, dealer, num_players, stock)
     env.reset(seed=0, options={"deck": deck, "dealer": dealer})
     order = [(dealer + 1 + i) % num_players for i in range(num_players)]
-    if field(core, "phase") == R.PHASE_TRUMP:
+    if field(core, "phase") == K.PHASE_TRUMP:
         own = complete_trumps(trumps or {}, num_players)
         for seat in order:
             assert seat_of(env) == seat
@@ -113,7 +117,7 @@ def start(hands, dealer, trumps=None, decls=None, stock=(), num_players=4, **con
     for seat in order:
         assert seat_of(env) == seat and legal_names(core) == {"go", "no"}
         act(env, core, (decls or {}).get(seat, "no"))
-    assert field(core, "phase") == R.PHASE_PLAY
+    assert field(core, "phase") == K.PHASE_PLAY
     return env, core
 
 
@@ -128,18 +132,18 @@ def end_hand(num_players=4, banks=None, points=None, decl=None, taken=None, deal
     """Score a crafted hand: ``R._end_hand`` on a state holding the given banks, points (card
     points of the tricks), declarations and taken cards (for the bonuses)."""
     P = num_players
-    cfg = R.Config(num_players=P, **config).to_array()
-    s = R.new_state(1)
-    R.field(s, "key")[0] = 5
-    R.field(s, "deal_no")[0] = deal_no
-    R.field(s, "dealer")[0] = 0
-    R.field(s, "first_leader")[0] = 2
-    R.field(s, "winner")[0] = -1
-    R.field(s, "banks")[0][:P] = banks if banks is not None else [3] * P
-    R.field(s, "points")[0][:P] = points if points is not None else [0] * P
-    R.field(s, "decl")[0][:P] = [1 if d == "go" else 0 for d in (decl or ["no"] * P)]
+    cfg = C.Config(num_players=P, **config).to_array()
+    s = L.new_state(1)
+    L.field(s, "key")[0] = 5
+    L.field(s, "deal_no")[0] = deal_no
+    L.field(s, "dealer")[0] = 0
+    L.field(s, "first_leader")[0] = 2
+    L.field(s, "winner")[0] = -1
+    L.field(s, "banks")[0][:P] = banks if banks is not None else [3] * P
+    L.field(s, "points")[0][:P] = points if points is not None else [0] * P
+    L.field(s, "decl")[0][:P] = [1 if d == "go" else 0 for d in (decl or ["no"] * P)]
     for p, cards in (taken or {}).items():
-        R.field(s, "taken")[0][p] = np.uint64(sum(1 << c for c in parse_cards(cards)))
+        L.field(s, "taken")[0][p] = np.uint64(sum(1 << c for c in parse_cards(cards)))
     R._end_hand(s, 0, cfg)
     return s
 
@@ -259,7 +263,7 @@ SAME_SUIT_PAIRS = [(x, y) for x in RANKS for y in RANKS if x != y]
 def test_beat_table__constant_matches_the_spec_matrix():
     code = {"Y": 1, "(Y)": 2, ".": 0, "-": 0}
     expected = [[code[BEAT[x, y]] for y in RANKS] for x in RANKS]
-    assert R.BEAT.tolist() == expected
+    assert K.BEAT.tolist() == expected
 
 
 @pytest.mark.parametrize("x, y", SAME_SUIT_PAIRS, ids=[f"{x}on{y}" for x, y in SAME_SUIT_PAIRS])
@@ -411,7 +415,7 @@ def test_legal__after_an_eight_its_suit_is_the_main_suit():
 def test_trump_choice__in_turn_from_the_dealers_left_each_a_free_suit():
     env, core = new_env()
     env.reset(seed=0, options={"deck": build_deck({}, 1), "dealer": 1})
-    hand = R.layout_offsets(R.OBS_LAYOUT)["hand"]
+    hand = layout_offsets(L.OBS_LAYOUT)["hand"]
     assert seat_of(env) == 2  # the dealer's left
     # nobody sees his cards before the trump choice is over (3.2: chosen before the deal)
     assert core.observe("player_2")["observation"][hand : hand + 36].sum() == 0
@@ -423,7 +427,7 @@ def test_trump_choice__in_turn_from_the_dealers_left_each_a_free_suit():
     assert seat_of(env) == 1 and legal_names(core) == {"trump D"}
     act(env, core, "trump D")
     assert field(core, "trump").tolist() == [3, 2, 1, 0]  # seat 0 C, 1 D, 2 H, 3 S
-    assert field(core, "phase") == R.PHASE_DECLARE and seat_of(env) == 2
+    assert field(core, "phase") == K.PHASE_DECLARE and seat_of(env) == 2
     assert core.observe("player_2")["observation"][hand : hand + 36].sum() == 4
 
 
@@ -468,7 +472,7 @@ def test_refill__to_four_after_each_trick_the_winner_first():
 # --- card points and bonuses (2, 5.1) -----------------------------------------------------------
 def test_card_points__table_and_deck_total():
     for r, pts in POINTS.items():
-        assert R.POINTS[parse_cards(r + "S")[0] % 13] == pts
+        assert K.POINTS[parse_cards(r + "S")[0] % 13] == pts
     assert sum(POINTS[rank(c)] for c in ALL_CARDS) == 184  # 4 x 46
 
 
@@ -515,13 +519,13 @@ def test_card_points__trick_goes_to_its_taker(cards, num_players, config, winner
 )
 def test_bonuses__counted_at_the_end_of_the_hand(taken, config, bonus):
     s = end_hand(taken={0: taken}, episode="deal", **config)
-    assert R.field(s, "last_points")[0][0] == bonus
+    assert L.field(s, "last_points")[0][0] == bonus
 
 
 def test_bonuses__count_toward_the_threshold():
     # 70 card points + 25 for K+Q of spades = 95 >= 92: the "no" player discharges a bank
     s = end_hand(points=[70, 70, 0, 0], taken={0: "KS QS"}, episode="deal")
-    assert R.field(s, "bank_change")[0][:4].tolist() == [-1, 0, 0, 0]
+    assert L.field(s, "bank_change")[0][:4].tolist() == [-1, 0, 0, 0]
 
 
 # --- thresholds and banks (3.4, 5.2) ------------------------------------------------------------
@@ -548,13 +552,13 @@ def test_bonuses__count_toward_the_threshold():
 def test_thresholds__bank_change_per_player_count(num_players, decl, points, change):
     P = num_players
     s = end_hand(P, points=[points] + [0] * (P - 1), decl=[decl] + ["no"] * (P - 1), episode="deal")
-    assert R.field(s, "bank_change")[0][:P].tolist() == [change] + [0] * (P - 1)
-    assert R.field(s, "banks")[0][:P].tolist() == [3 + change] + [3] * (P - 1)
-    assert R.field(s, "last_points")[0][0] == points
+    assert L.field(s, "bank_change")[0][:P].tolist() == [change] + [0] * (P - 1)
+    assert L.field(s, "banks")[0][:P].tolist() == [3 + change] + [3] * (P - 1)
+    assert L.field(s, "last_points")[0][0] == points
 
 
 def test_observation__thresholds_block_per_player_count():
-    off = R.layout_offsets(R.OBS_LAYOUT)["thresholds"]
+    off = layout_offsets(L.OBS_LAYOUT)["thresholds"]
     for P, (go, no) in THRESHOLDS.items():
         env, core = new_env(num_players=P)
         env.reset(seed=1)
@@ -573,11 +577,11 @@ def test_whole_hand__points_refill_and_banks(num_players, bonuses):
     decls, four, done = {}, [0] * P, 0
     while not any(env.terminations.values()):
         seat, phase = seat_of(env), int(field(core, "phase"))
-        if phase == R.PHASE_DECLARE:
+        if phase == K.PHASE_DECLARE:
             decls[seat] = "go" if seat % 2 == 0 else "no"
             act(env, core, decls[seat])
             continue
-        if phase == R.PHASE_PLAY and field(core, "trick_n") == 0:
+        if phase == K.PHASE_PLAY and field(core, "trick_n") == 0:
             # at each trick's start every hand holds the same number of cards: 4 while the stock
             # lasts, then one fewer per trick
             sizes = {len(cards_of(m)) for m in field(core, "hand")[:P]}
@@ -633,15 +637,15 @@ def test_end_of_game__zero_wins_six_loses_ties_play_on(
     banks, decl, points, config, deal_no, after, winner
 ):
     s = end_hand(4, banks=banks, points=points, decl=decl, deal_no=deal_no, **config)
-    assert R.field(s, "banks")[0].tolist() == after
+    assert L.field(s, "banks")[0].tolist() == after
     if winner is None:
-        assert R.field(s, "phase")[0] != R.PHASE_OVER
-        assert R.field(s, "deal_no")[0] == deal_no + 1
-        assert R.field(s, "winner")[0] == -1
-        assert R.field(s, "dealer")[0] == 2  # the first leader of the hand deals next
+        assert L.field(s, "phase")[0] != K.PHASE_OVER
+        assert L.field(s, "deal_no")[0] == deal_no + 1
+        assert L.field(s, "winner")[0] == -1
+        assert L.field(s, "dealer")[0] == 2  # the first leader of the hand deals next
     else:
-        assert R.field(s, "phase")[0] == R.PHASE_OVER
-        assert R.field(s, "winner")[0] == winner
+        assert L.field(s, "phase")[0] == K.PHASE_OVER
+        assert L.field(s, "winner")[0] == winner
 
 
 @pytest.mark.parametrize("next_dealer, expected", [("first_leader", 2), ("left", 1), ("same", 0)])
@@ -714,7 +718,7 @@ def test_trump_options__classes_fixed_and_no_trump_choice(config, classes):
     env, core = new_env(**config)
     env.reset(seed=3, options={"dealer": 0})
     assert field(core, "suit_class").tolist() == classes
-    assert field(core, "phase") == R.PHASE_DECLARE and seat_of(env) == 1
+    assert field(core, "phase") == K.PHASE_DECLARE and seat_of(env) == 1
     assert legal_names(core) == {"go", "no"}
 
 
@@ -731,7 +735,7 @@ def test_trump_options__random_own_trumps_are_distinct():
     env, core = new_env(trump_assignment="random")
     env.reset(seed=4)
     assert sorted(field(core, "trump").tolist()) == [0, 1, 2, 3]
-    assert field(core, "phase") == R.PHASE_DECLARE
+    assert field(core, "phase") == K.PHASE_DECLARE
 
 
 # --- config alternatives (7) --------------------------------------------------------------------
@@ -843,17 +847,17 @@ def test_bad_input__reset_deck_and_dealer():
     ],
 )
 def test_bonus__four_cards_alternative_reading(reading, taken, expected):
-    cfg = R.Config(four_cards_reading=reading, queen_jack_bonus=0).to_array()
-    s = R.new_state(1)
-    R.field(s, "dealer")[0] = 0
-    R.field(s, "banks")[0] = [3, 3, 3, 3]
-    R.field(s, "decl")[0] = [0, 0, 0, 0]
-    R.field(s, "key")[0] = 5
+    cfg = C.Config(four_cards_reading=reading, queen_jack_bonus=0).to_array()
+    s = L.new_state(1)
+    L.field(s, "dealer")[0] = 0
+    L.field(s, "banks")[0] = [3, 3, 3, 3]
+    L.field(s, "decl")[0] = [0, 0, 0, 0]
+    L.field(s, "key")[0] = 5
     mask = 0
     for c in parse_cards(taken):
         mask |= 1 << c
-    R.field(s, "taken")[0, 0] = mask
+    L.field(s, "taken")[0, 0] = mask
     # card points are counted as tricks are taken; here only the bonuses are added at the end
-    R.field(s, "points")[0, 0] = sum(int(R.POINTS[c % 13]) for c in parse_cards(taken))
+    L.field(s, "points")[0, 0] = sum(int(K.POINTS[c % 13]) for c in parse_cards(taken))
     R._end_hand(s, 0, cfg)
-    assert R.field(s, "last_points")[0, 0] == expected
+    assert L.field(s, "last_points")[0, 0] == expected

@@ -24,7 +24,9 @@ import pytest
 import cardenvs
 from cardenvs.core.state import ARRAYS
 from cardenvs.games.banque import rules as B
-from cardenvs.games.esel import rules as E
+from cardenvs.games.esel import config as EC
+from cardenvs.games.esel import constants as E
+from cardenvs.games.esel import layout as EL
 from cardenvs.games.four_aces import config as FAC
 from cardenvs.games.four_aces import constants as FA
 from cardenvs.games.four_aces import layout as FAL
@@ -298,9 +300,9 @@ def esel_bounds() -> dict[str, tuple[int, int]]:
     tricks = E.NUM_CARDS // E.MAX_SEATS  # four-card tricks (one_suit_trick, 4 players)
     ranks = E.NUM_CARDS // 4  # all four cards of a rank (four_of_a_rank)
     bonuses = (
-        4 * high(E.Config, "marriage_bonus")  # a king-queen pair per suit
-        + high(E.Config, "queen_jack_bonus")
-        + max(tricks, ranks) * high(E.Config, "four_suit_bonus")
+        4 * high(EC.Config, "marriage_bonus")  # a king-queen pair per suit
+        + high(EC.Config, "queen_jack_bonus")
+        + max(tricks, ranks) * high(EC.Config, "four_suit_bonus")
     )
     hand = (negative, positive + bonuses)  # reset every hand
     return {"points": hand, "last_points": hand}
@@ -308,13 +310,13 @@ def esel_bounds() -> dict[str, tuple[int, int]]:
 
 def test_esel__every_score_fits_int16():
     bounds = esel_bounds()
-    assert {name for name, arr, *_ in E.STATE_FIELDS if arr == "v"} == set(bounds)
+    assert {name for name, arr, *_ in EL.STATE_FIELDS if arr == "v"} == set(bounds)
     check_fits("esel", bounds)
     assert bounds["points"] == (-4, 1588)  # as commented
 
 
 def test_esel__counters_fit_int8():
-    hands = high(E.Config, "max_hands")
+    hands = high(EC.Config, "max_hands")
     # a bank count moves by at most one a hand; ties at six banks play on
     check_fits(
         "esel",

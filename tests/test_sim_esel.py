@@ -1,4 +1,4 @@
-"""Esel determinization (``cardenvs.games.esel.rules.determinize``) and ISMCTS on esel-v0: the
+"""Esel determinization (``cardenvs.games.esel.search.determinize``) and ISMCTS on esel-v0: the
 same properties as ``tests/test_sim.py``, plus the voids revealed by play (4.5)."""
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardenvs
-from cardenvs.games.esel import rules as R
+from cardenvs.games.esel import constants as K
+from cardenvs.games.esel import layout as L
+from cardenvs.games.esel import search as S
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.ismcts import ISMCTSAgent  # noqa: E402
@@ -41,23 +43,23 @@ def check_cards(s, P: int) -> None:
     cards played less the current trick."""
     cards = []
     for name in ("hand", "played"):
-        for m in R.field(s, name)[0][:P].tolist():
+        for m in L.field(s, name)[0][:P].tolist():
             cards += bits(m)
-    cards += R.field(s, "deck")[0][int(R.field(s, "stock_pos")[0]) :].tolist()
-    assert sorted(cards) == sorted(R.DECK.cards.tolist())
+    cards += L.field(s, "deck")[0][int(L.field(s, "stock_pos")[0]) :].tolist()
+    assert sorted(cards) == sorted(K.DECK.cards.tolist())
     taken = played = 0
     for p in range(P):
-        taken |= int(R.field(s, "taken")[0][p])
-        played |= int(R.field(s, "played")[0][p])
-    table = R.field(s, "trick_cards")[0][: int(R.field(s, "trick_n")[0])].tolist()
+        taken |= int(L.field(s, "taken")[0][p])
+        played |= int(L.field(s, "played")[0][p])
+    table = L.field(s, "trick_cards")[0][: int(L.field(s, "trick_n")[0])].tolist()
     assert taken == played & ~sum(1 << c for c in table) & ALL
 
 
 def check_voids(s, P: int) -> None:
     """No hand holds a card of a suit its seat is known to lack."""
     for p in range(P):
-        v = int(R.field(s, "void")[0][p])
-        assert int(R.field(s, "hand")[0][p]) & suit_mask(v) == 0
+        v = int(L.field(s, "void")[0][p])
+        assert int(L.field(s, "hand")[0][p]) & suit_mask(v) == 0
 
 
 @settings(
@@ -97,7 +99,7 @@ def test_sim_esel__determinization_keeps_the_seats_information(config, seed, ste
         _, done, _ = sim.step(s, int(rng.choice(np.flatnonzero(mask))))
         check_cards(s, P)
         check_voids(s, P)
-        if done or int(R.field(s, "phase")[0]) == R.PHASE_TRUMP:
+        if done or int(L.field(s, "phase")[0]) == K.PHASE_TRUMP:
             break
 
 
@@ -120,11 +122,11 @@ def test_sim_esel__voids_are_recorded_true_and_cleared_on_a_draw(config):
             env.step(int(rng.choice(legal)))
             s = core.state_copy()
             check_voids(s, P)
-            seen += int(R.field(s, "void")[0].any())
-            same_hand = int(R.field(s, "deal_no")[0]) == int(R.field(s0, "deal_no")[0])
-            drew = int(R.field(s, "stock_pos")[0]) - int(R.field(s0, "stock_pos")[0])
+            seen += int(L.field(s, "void")[0].any())
+            same_hand = int(L.field(s, "deal_no")[0]) == int(L.field(s0, "deal_no")[0])
+            drew = int(L.field(s, "stock_pos")[0]) - int(L.field(s0, "stock_pos")[0])
             if same_hand and drew == P:  # a trick ended with a full refill
-                assert not R.field(s, "void")[0].any()
+                assert not L.field(s, "void")[0].any()
     assert seen > 0
 
 
@@ -145,10 +147,10 @@ def test_sim_esel__trump_choice_hides_every_hand_even_its_own():
     env = cardenvs.make(GAME)
     env.reset(seed=3)
     core = env.unwrapped
-    assert core.state_copy().f[0, R.F_PHASE] == R.PHASE_TRUMP
+    assert core.state_copy().f[0, L.F_PHASE] == K.PHASE_TRUMP
     acting = core.agent_name_mapping[env.agent_selection]
     rng = np.random.default_rng(0)
-    own = {int(R.field(core.determinize(acting, rng), "hand")[0][acting]) for _ in range(10)}
+    own = {int(L.field(core.determinize(acting, rng), "hand")[0][acting]) for _ in range(10)}
     assert len(own) > 1
 
 
@@ -169,12 +171,12 @@ def _void_position(config, seed_range=range(50)):
             P = len(env.possible_agents)
             pool = 0
             for p in range(1, P):
-                pool |= int(R.field(s, "hand")[0][p])
-            for c in R.field(s, "deck")[0][int(R.field(s, "stock_pos")[0]) :].tolist():
+                pool |= int(L.field(s, "hand")[0][p])
+            for c in L.field(s, "deck")[0][int(L.field(s, "stock_pos")[0]) :].tolist():
                 pool |= 1 << c
             for p in range(1, P):
-                v = int(R.field(s, "void")[0][p])
-                if v and pool & suit_mask(v) and int(R.field(s, "hand")[0][p]):
+                v = int(L.field(s, "void")[0][p])
+                if v and pool & suit_mask(v) and int(L.field(s, "hand")[0][p]):
                     return env, p
     raise AssertionError("no void position found")
 
@@ -187,16 +189,16 @@ def test_sim_esel__voids_are_respected_and_would_be_violated_by_a_plain_redraw(m
     env, p = _void_position({})
     core = env.unwrapped
     s = core.state_copy()
-    v = int(R.field(s, "void")[0][p])
-    hand = int(R.field(s, "hand")[0][p])
-    pool = R.field(s, "deck")[0][int(R.field(s, "stock_pos")[0]) :].tolist()
+    v = int(L.field(s, "void")[0][p])
+    hand = int(L.field(s, "hand")[0][p])
+    pool = L.field(s, "deck")[0][int(L.field(s, "stock_pos")[0]) :].tolist()
     for q in range(1, 4):
-        pool += bits(R.field(s, "hand")[0][q])
+        pool += bits(L.field(s, "hand")[0][q])
     sim = core.simulator()
     plain_violations = 0
     rng = np.random.default_rng(0)
     for tries in (1, 0):  # 0: always the constructive draw
-        monkeypatch.setattr(R, "DETERMINIZE_TRIES", tries)
+        monkeypatch.setattr(S, "DETERMINIZE_TRIES", tries)
         for _ in range(100):
             d = core.determinize(0, rng)
             check_voids(d, 4)
@@ -215,12 +217,12 @@ def test_sim_esel__impossible_voids_fall_back_to_the_true_hands():
     env.reset(seed=1)
     walk(env, np.random.default_rng(1), 6)
     core = env.unwrapped
-    R.field(core._engine.state, "void")[0][1] = 0xF
+    L.field(core._engine.state, "void")[0][1] = 0xF
     s = core.state_copy()
     d = core.determinize(0, np.random.default_rng(0))
-    assert np.array_equal(R.field(d, "hand")[0], R.field(s, "hand")[0])
-    sp = int(R.field(s, "stock_pos")[0])
-    assert sorted(R.field(d, "deck")[0][sp:]) == sorted(R.field(s, "deck")[0][sp:])
+    assert np.array_equal(L.field(d, "hand")[0], L.field(s, "hand")[0])
+    sp = int(L.field(s, "stock_pos")[0])
+    assert sorted(L.field(d, "deck")[0][sp:]) == sorted(L.field(s, "deck")[0][sp:])
     check_cards(d, 2)
 
 
@@ -231,11 +233,11 @@ def test_sim_esel__consistency_check_can_fail():
     env.reset(seed=5)
     walk(env, np.random.default_rng(5), 4)  # past the trump choice: hands are seen
     core = env.unwrapped
-    assert core.state_copy().f[0, R.F_PHASE] != R.PHASE_TRUMP
+    assert core.state_copy().f[0, L.F_PHASE] != K.PHASE_TRUMP
     sim = core.simulator()
     d = core.determinize(0, np.random.default_rng(0))
     assert np.array_equal(sim.observe(d, 0), env.observe("player_0")["observation"])
-    hands = R.field(d, "hand")[0]
+    hands = L.field(d, "hand")[0]
     mine = int(hands[0]) & -int(hands[0])
     theirs = int(hands[1]) & -int(hands[1])
     hands[0] = np.uint64(int(hands[0]) ^ mine ^ theirs)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from ...core.cards import SUITS
 from ...core.render import bold, card_text, mask_text
-from . import rules as R
+from ...core.state import PackedState
+from .config import Config
+from .constants import PHASE_NAMES, PHASE_OVER, WIN_NAMES
+from .layout import field
 
 _DECL = {-1: "-", 0: "no", 1: "go"}
 
 
-def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> str:
+def render(s: PackedState, b: int, config: Config, color: bool = True) -> str:
     """Each player's trump, banks, declaration, points and hand; the trick, who holds it and why."""
 
     def f(name):
-        return R.field(s, name)[b]
+        return field(s, name)[b]
 
     P = config.num_players
-    phase = R.PHASE_NAMES[int(f("phase"))]
+    phase = PHASE_NAMES[int(f("phase"))]
     classes = f("suit_class")
     trumps_txt = ""
     if config.trump_option >= 3:
@@ -46,16 +49,16 @@ def render(s: R.PackedState, b: int, config: R.Config, color: bool = True) -> st
         )
         lines.append(
             f"  trick: {cards}; held by player_{int(f('win_seat'))} with "
-            f"{card_text(int(f('win_card')), color)} ({R.WIN_NAMES[int(f('win_type'))]}), "
+            f"{card_text(int(f('win_card')), color)} ({WIN_NAMES[int(f('win_type'))]}), "
             f"main suit {SUITS[int(f('main_suit'))]}"
         )
     elif int(f("last_win")[0]) >= 0:
         cards = " ".join(card_text(int(c), color) for c in f("last_trick")[:P] if c >= 0)
         lines.append(
             f"  last trick: {cards} -> player_{int(f('last_win')[0])} "
-            f"({R.WIN_NAMES[int(f('last_win')[1])]})"
+            f"({WIN_NAMES[int(f('last_win')[1])]})"
         )
-    if f("phase") == R.PHASE_OVER:
+    if f("phase") == PHASE_OVER:
         w = int(f("winner"))
         lines.append(f"  {bold('game over', color)}: " + ("drawn" if w < 0 else f"player_{w} wins"))
     return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""Esel's Python-side helpers: the episode ``result``, the record's ``deal_extras`` and
+``deck_strings``, and the rules helper ``trick_winner`` (rules: ``docs/games/esel.md`` 4.3-4.6,
+5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.cards import SUITS, format_cards
+from ...core.state import PackedState
+from .config import C_COMMON, Config
+from .constants import DECK, MAX_SEATS, NUM_CARDS, RANK_8
+from .layout import (
+    F_BANK_CHANGE,
+    F_BANKS,
+    F_CLASS,
+    F_DEAL_NO,
+    F_DECK,
+    F_TRUMP,
+    F_WINNER,
+    new_state,
+)
+from .rules import trick_row
+
+
+def result(s: PackedState, b: int, config: Config) -> dict:
+    """JSON-able result of the finished episode in row ``b``."""
+    w = int(s.f[b, F_WINNER])
+    P = config.num_players
+    return {
+        "winner": None if w < 0 else w,
+        "banks": s.f[b, F_BANKS : F_BANKS + P].tolist(),
+        "hands": int(s.f[b, F_DEAL_NO]) + 1,
+    }
+
+
+def deal_extras(s: PackedState, b: int, config: Config) -> dict:
+    """Record fields of a finished hand: each seat's bank change and banks after it."""
+    P = config.num_players
+    return {
+        "bank_change": s.f[b, F_BANK_CHANGE : F_BANK_CHANGE + P].tolist(),
+        "banks": s.f[b, F_BANKS : F_BANKS + P].tolist(),
+    }
+
+
+def deck_strings(s: PackedState, b: int) -> list[str]:
+    """The current hand's deck order (hands from the dealer's left, then the stock)."""
+    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
+
+
+def trick_winner(cards, trumps=None, trump_option: int = 1, **config) -> int:
+    """Index of the card that takes a trick (spec 4.3, 4.4, 4.6).
+
+    Args:
+        cards: the trick's cards in play order, leader first (card strings or one string),
+            one per player (2–4).
+        trumps: option 1: each position's own trump suit (``"S" "H" "D" "C"`` or ``None``), a
+            list as long as ``cards`` (default: nobody plays his own trump). Options 3/4: the
+            common trump suit(s), e.g. ``"H"`` or ``"HS"``; ignored for options 2 and 5.
+        trump_option: 1–5.
+        **config: other ``Config`` options (``retroactive_chain``, ``fightback``, ...).
+
+    An off-suit 8 counts as an eight interruption (legal play guarantees its player was void in
+    the main suit); other players are taken to hold the main suit or not as their card implies.
+    """
+    ids = [DECK.check_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]
+    n = len(ids)
+    if not 2 <= n <= MAX_SEATS:
+        raise ValueError(f"a trick has one card per player, 2-4 cards; got {n}")
+    if len(set(ids)) != n:
+        raise ValueError(f"a trick cannot hold a card twice: {format_cards(ids)}")
+    kw = dict(config, num_players=n, trump_option=trump_option)
+    if trump_option in (3, 4):
+        if not isinstance(trumps, str):
+            raise ValueError(f"option {trump_option} needs the common trump suit(s), e.g. 'H'")
+        kw["common_trumps"] = trumps
+    cfg = Config.from_kwargs(**kw).to_array()
+    s = new_state(1)
+    if trump_option == 1:
+        own = [None] * n if trumps is None else list(trumps)
+        if len(own) != n:
+            raise ValueError(
+                f"trumps must give one suit (or None) per card: {n} expected, got {len(own)}"
+            )
+        for p, t in enumerate(own):
+            if t is not None and t not in SUITS:
+                raise ValueError(f"trump suit {t!r} must be one of 'S', 'H', 'D', 'C' or None")
+            s.f[0, F_TRUMP + p] = -1 if t is None else SUITS.index(t)
+    elif trump_option in (3, 4):
+        for suit in range(4):
+            s.f[0, F_CLASS + suit] = (int(cfg[C_COMMON]) >> suit) & 1
+    elif trump_option == 5:
+        s.f[0, F_CLASS + 0], s.f[0, F_CLASS + 2] = 2, 1
+    cards_a = np.array(ids, np.int8)
+    seats = np.arange(n, dtype=np.int8)
+    voids = np.zeros(n, np.bool_)
+    main = ids[0] // 13
+    for i in range(1, n):
+        c = ids[i]
+        if c % 13 == RANK_8 and c // 13 != main:
+            voids[i] = True
+            main = c // 13  # after an eight its suit is the main suit for the later players
+    return int(trick_row(s, 0, cfg, cards_a, seats, voids))
