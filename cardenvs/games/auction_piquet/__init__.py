@@ -107,17 +107,18 @@ import dataclasses
 
 from ...core.aec import front_ends
 from ..piquet import GAME as _PIQUET
-from ..piquet import rules as R
+from ..piquet.config import AuctionConfig
+from ..piquet.tools import auction_deal_extras, spec_doc
 
-__doc__ = R.spec_doc(__doc__, R.AuctionConfig)
+__doc__ = spec_doc(__doc__, AuctionConfig)
 
-Config = R.AuctionConfig
+Config = AuctionConfig
 GAME = dataclasses.replace(
     _PIQUET,
     name="auction_piquet",
     version=0,
     config_cls=Config,
-    deal_extras=R.auction_deal_extras,
+    deal_extras=auction_deal_extras,
 )
 
 

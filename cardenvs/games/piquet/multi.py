@@ -173,21 +173,10 @@ from ...core.cards import format_card, format_cards
 from ...core.game import GameConfig, GameDef, ObsField, layout_offsets, layout_table, option
 from ...core.seats import at, seat_mod
 from ...core.state import PackedState, StateLayout
-from .rules import (
-    _VALUE_KEY,
-    DECK,
-    _cards_of,
-    _from_suit_bits,
-    _local32,
-    _mask_of,
-    _planes,
-    _suit_bits,
-    gid,
-    lid,
-    point_of,
-    sequences_of,
-    sets_of,
-)
+from .cards import _from_suit_bits, _local32, _planes, _suit_bits, gid, lid
+from .constants import DECK
+from .declare import _VALUE_KEY, point_of, sequences_of, sets_of
+from .search import _cards_of, _mask_of
 
 VERSION = 0
 NAME_NORMAND = "piquet_normand"
