@@ -12,8 +12,8 @@ import pytest
 
 from cardenvs.core.cards import parse_cards
 from cardenvs.games.piquet import declare as D
-from cardenvs.games.piquet import multi as M
 from cardenvs.games.piquet import search as S
+from cardenvs.games.piquet.multi import rules as MR
 
 PIPS = [7, 8, 9, 10, 10, 10, 10, 11]  # seven .. ace (A7)
 
@@ -119,7 +119,7 @@ def test_piquet_declarations__point_matches_the_rank_by_rank_count(minus_one_at_
 
 def test_piquet_declarations__point_by_value_matches_the_rank_by_rank_count():
     for mask in HANDS:
-        assert _as_ints(M.point_by_value(np.uint64(mask))) == ref_point_by_value(mask), hex(mask)
+        assert _as_ints(MR.point_by_value(np.uint64(mask))) == ref_point_by_value(mask), hex(mask)
 
 
 def test_piquet_declarations__sequences_match_the_rank_by_rank_runs():

@@ -29,7 +29,8 @@ from cardenvs.games.four_aces import rules as FA
 from cardenvs.games.piquet import config as C
 from cardenvs.games.piquet import constants as K
 from cardenvs.games.piquet import layout as L
-from cardenvs.games.piquet import multi as M
+from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import layout as ML
 
 INT16 = np.iinfo(np.int16)
 INT8 = np.iinfo(np.int8)
@@ -251,43 +252,43 @@ def test_auction__largest_legal_factors_add_up_exactly(partie, seed):
 
 # --- Piquet normand and partnership Piquet -------------------------------------------------------
 def multi_bounds() -> dict[str, tuple[int, int]]:
-    bonus = max(M.PIQUE_BONUS, M.REPIQUE_BONUS)  # one per deal (every side's must be unset)
+    bonus = max(MK.PIQUE_BONUS, MK.REPIQUE_BONUS)  # one per deal (every side's must be unset)
     # normand: one player of 10 cards (the dealer keeps 10 after his exchange); 10 tricks,
     # a lead or a capture each + 1 for the last; capot 20
     normand = (
-        M.CARTE_BLANCHE
-        + declarations_max(M.NORMAND_HAND)
+        MK.CARTE_BLANCHE
+        + declarations_max(MK.NORMAND_HAND)
         + bonus
-        + M.NORMAND_HAND
+        + MK.NORMAND_HAND
         + 1
-        + max(M.CARDS_BONUS, M.NORMAND_CAPOT)
+        + max(MK.CARDS_BONUS, MK.NORMAND_CAPOT)
     )
     # partnership: a side of two 8-card hands (both may hold carte blanche; each category
     # goes to one player); a side scores at most 1 a trick (its lead, or the capture of an
     # opponent's lead) + 1 for the last; capot 40
     side = (
-        2 * M.CARTE_BLANCHE
-        + declarations_max(M.PARTNERSHIP_HAND)
+        2 * MK.CARTE_BLANCHE
+        + declarations_max(MK.PARTNERSHIP_HAND)
         + bonus
-        + M.PARTNERSHIP_HAND
+        + MK.PARTNERSHIP_HAND
         + 1
-        + max(M.CARDS_BONUS, M.PARTNERSHIP_CAPOT)
+        + max(MK.CARDS_BONUS, MK.PARTNERSHIP_CAPOT)
     )
     deal = max(normand, side)
     return {
         "deal_score": (0, deal),
-        "total": (0, M.MAX_DEALS * deal),  # ties at the target play on, up to MAX_DEALS
+        "total": (0, MK.MAX_DEALS * deal),  # ties at the target play on, up to MAX_DEALS
         "last_points": (0, deal),
-        "decl_pts": (0, max(8, 3 * M.NORMAND_HAND, (14 * M.NORMAND_HAND) // 4)),
+        "decl_pts": (0, max(8, 3 * MK.NORMAND_HAND, (14 * MK.NORMAND_HAND) // 4)),
     }
 
 
 def test_piquet_multi__every_score_fits_int16():
     bounds = multi_bounds()
-    assert {name for name, arr, *_ in M.STATE_FIELDS if arr == "v"} == set(bounds)
+    assert {name for name, arr, *_ in ML.STATE_FIELDS if arr == "v"} == set(bounds)
     check_fits("piquet multi", bounds)
     assert bounds["deal_score"][1] == 199 and bounds["total"][1] == 23880  # as commented
-    check_fits("piquet multi deal_no", {"deal_no": (0, M.MAX_DEALS)}, INT8)
+    check_fits("piquet multi deal_no", {"deal_no": (0, MK.MAX_DEALS)}, INT8)
 
 
 # --- Esel --------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Rules: ``docs/games/piquet.md`` section 3.2 (the source's "Picket gegen den
 Menschenhandel", a garbled machine translation; almost every rule is reconstructed and each
 reconstruction is an option). The rules are those of ``piquet-v0``
-(``cardenvs.games.piquet.rules``, the same kernels; nothing is copied) except:
+(``cardenvs.games.piquet``, the same kernels; nothing is copied) except:
 
 - **Bidding** (items 2-7), after the exchange and before the declarations by default
   (``bidding``): the first speaker (``first_bidder``, elder) ``pass``es or bids; then the players

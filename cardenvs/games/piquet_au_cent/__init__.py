@@ -1,8 +1,8 @@
 """Piquet au cent (``piquet_au_cent-v0``): two-handed Piquet played to 100.
 
 Rules: ``docs/games/piquet.md`` section 3.1 (the source's "Picket für Penny", CAV's
-"Laws of Piquet au cent"). The rules are those of ``piquet-v0`` (``cardenvs.games.piquet.rules``,
-the same kernels; nothing is copied), with these differences:
+"Laws of Piquet au cent"). The rules are those of ``piquet-v0`` (``cardenvs.games.piquet``, the
+same kernels; nothing is copied), with these differences:
 
 - **No fixed number of deals** (3.1): the deal alternates until a score reaches ``target``
   (100). With ``au_cent_end="immediate"`` (default, A13) the score is checked after every
