@@ -9,7 +9,8 @@ import numpy as np
 from harness import bits, choose, obs_block_name, observe_state
 
 import cardenvs
-from cardenvs.games.piquet import multi as M
+from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import layout as ML
 
 SUITS = "SHDC"
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -45,7 +46,7 @@ def deck_for(hands: list[str], talon: str = "") -> list[str]:
 def block(obs: np.ndarray, p: int, name: str) -> np.ndarray:
     """Block ``name`` of a ``p``-seat observation."""
     off = 0
-    for f in M.OBS_LAYOUTS[p]:
+    for f in ML.OBS_LAYOUTS[p]:
         if f.name == name:
             return obs[..., off : off + f.size]
         off += f.size
@@ -55,7 +56,7 @@ def block(obs: np.ndarray, p: int, name: str) -> np.ndarray:
 def check_cards(s, p: int, hand_size: int, where: str = "") -> None:
     """Every row holds the 32 cards once: hands, played cards, the dealer's discards, the talon
     cards not taken and the dead packets of players who are out."""
-    f = M.field
+    f = ML.field
     for b in range(s.m.shape[0]):
         deck = [int(c) for c in f(s, "deck")[b]]
         assert sorted(deck) == sorted(bits(ALL32)), f"{where}row {b}: deck {deck}"
@@ -65,7 +66,7 @@ def check_cards(s, p: int, hand_size: int, where: str = "") -> None:
         top = p * hand_size
         taken = int(f(s, "talon_pos")[b])
         phase = int(f(s, "phase")[b])
-        if phase == M.PHASE_EXCHANGE:
+        if phase == MK.PHASE_EXCHANGE:
             taken = 0
         parts.append(sum(1 << c for c in deck[top + taken :]))
         deal_no = int(f(s, "deal_no")[b])
@@ -84,7 +85,7 @@ def check_cards(s, p: int, hand_size: int, where: str = "") -> None:
 def hidden_from(s, b: int, seat: int, p: int) -> int:
     """Cards whose place ``seat`` cannot know: everything but his hand (and, as the dealer, his
     discards and the talon cards he saw), the played and the shown cards."""
-    f = M.field
+    f = ML.field
     known = int(f(s, "hand")[b, seat])
     if int(f(s, "dealer")[b]) == seat:
         known |= int(f(s, "discards")[b]) | int(f(s, "seen")[b])
@@ -96,13 +97,13 @@ def hidden_from(s, b: int, seat: int, p: int) -> int:
 def relabel(s, b: int, a: int, c: int) -> None:
     """Exchange cards ``a`` and ``c`` everywhere in row ``b`` (every card set and the deck)."""
     for name in ("hand", "dealt", "shown", "played", "discards", "seen", "table"):
-        arr = M.field(s, name)
+        arr = ML.field(s, name)
         row = arr[b] if arr.ndim == 2 else arr[b : b + 1]
         for i in range(row.shape[0]):
             m = int(row[i])
             if ((m >> a) & 1) != ((m >> c) & 1):
                 row[i] = np.uint64(m ^ ((1 << a) | (1 << c)))
-    deck = M.field(s, "deck")
+    deck = ML.field(s, "deck")
     ia = int(np.flatnonzero(deck[b] == a)[0])
     ic = int(np.flatnonzero(deck[b] == c)[0])
     deck[b, ia], deck[b, ic] = c, a
@@ -123,7 +124,7 @@ def check_no_leak(venv, seat: int, rng, hand_size: int) -> int:
             a, c = rng.choice(cand, size=2, replace=False).tolist()
             relabel(hidden, b, a, c)
             tested += 1
-    M.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    ML.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
     check_cards(hidden, p, hand_size, "relabelled state: ")
     after = observe_state(venv, hidden, seats)
     diff = np.flatnonzero((after != before).any(axis=1))
@@ -132,7 +133,7 @@ def check_no_leak(venv, seat: int, rng, hand_size: int) -> int:
         idx = np.flatnonzero(after[b] != before[b])
         raise AssertionError(
             f"information leak: seat {seat}, row {b}: relabelling hidden cards changed "
-            f"{[obs_block_name(M.OBS_LAYOUTS[p], i) for i in idx]}"
+            f"{[obs_block_name(ML.OBS_LAYOUTS[p], i) for i in idx]}"
         )
     return tested
 
@@ -143,7 +144,7 @@ def random_play_properties(env_id: str, seed: int, n: int = 6, leak_every: int =
     space, rewards zero at every step but the last, zero-sum and equal for partners at the end,
     episodes bounded; and every ``leak_every`` steps the leak check for every seat."""
     venv = cardenvs.make_vector(env_id, n, seed=seed, autoreset=False, validate=False, **config)
-    p, h = venv.num_seats, M.PARTNERSHIP_HAND if p_is_4(venv) else M.NORMAND_HAND
+    p, h = venv.num_seats, MK.PARTNERSHIP_HAND if p_is_4(venv) else MK.NORMAND_HAND
     space = venv.single_observation_space
     obs, mask, _ = venv.reset()
     rng = np.random.default_rng(seed)
@@ -152,7 +153,7 @@ def random_play_properties(env_id: str, seed: int, n: int = 6, leak_every: int =
     totals = np.zeros((n, p))
     leak_rows = 0
     # a deal is at most 2 discards + one card per player per trick; the deals are bounded
-    bound = M.MAX_DEALS * (2 + 32)
+    bound = MK.MAX_DEALS * (2 + 32)
     for t in range(bound):
         live = ~done
         assert (mask[live].sum(axis=1) > 0).all(), "a running game has no legal action"

@@ -26,8 +26,13 @@ from test_piquet_properties import check_cards, check_no_leak
 
 import cardenvs
 from cardenvs.core.cards import parse_card
+from cardenvs.core.game import layout_offsets, layout_table
 from cardenvs.games import auction_piquet
+from cardenvs.games.piquet import config as C
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import layout as L
 from cardenvs.games.piquet import rules as R
+from cardenvs.games.piquet import tools as T
 
 ENV_ID = "auction_piquet-v0"
 GOLDEN = Path(__file__).parent / "golden" / "piquet"
@@ -47,12 +52,12 @@ def new_env(**config):
 
 
 def field(core, name):
-    return R.field(core._engine.state, name)[0]
+    return L.field(core._engine.state, name)[0]
 
 
 def obs_block(obs, name):
-    off = R.layout_offsets(R.OBS_LAYOUT)[name]
-    size = {f.name: f.size for f in R.OBS_LAYOUT}[name]
+    off = layout_offsets(L.OBS_LAYOUT)[name]
+    size = {f.name: f.size for f in L.OBS_LAYOUT}[name]
     return obs[off : off + size]
 
 
@@ -74,7 +79,7 @@ def pique_deal(**config):
 # --- bidding (3.2 items 2-7) ---------------------------------------------------------------------
 def test_bidding__after_the_exchange_elder_first():
     env, core = cavendish()
-    assert field(core, "phase") == R.PHASE_BID and env.agent_selection == "player_0"
+    assert field(core, "phase") == K.PHASE_BID and env.agent_selection == "player_0"
     assert legal_names(core) == {"pass", *BIDS}  # nothing to double yet
 
 
@@ -99,7 +104,7 @@ def test_bidding__double_then_redouble_or_pass():
     act(env, core, "bid 9+", "double")
     assert env.agent_selection == "player_0" and legal_names(core) == {"pass", "redouble"}
     act(env, core, "redouble")
-    assert field(core, "phase") == R.PHASE_PLAY
+    assert field(core, "phase") == K.PHASE_PLAY
     assert [field(core, "bid"), field(core, "bidder"), field(core, "doubled")] == [4, 0, 2]
     e = core.observe("player_0")["observation"]
     y = core.observe("player_1")["observation"]
@@ -116,7 +121,7 @@ def test_bidding__a_pass_after_a_bid_ends_the_auction():
     e = core.observe("player_0")["observation"]
     assert obs_block(e, "auction_passed").tolist() == [0, 0]  # a bid stands now
     act(env, core, "pass")
-    assert field(core, "phase") == R.PHASE_PLAY and field(core, "bidder") == 1
+    assert field(core, "phase") == K.PHASE_PLAY and field(core, "bidder") == 1
 
 
 def test_redeal__both_pass_same_dealer_new_cards_not_a_partie_deal():
@@ -133,17 +138,17 @@ def test_redeal__both_pass_same_dealer_new_cards_not_a_partie_deal():
     obs = core.observe("player_0")["observation"]
     assert obs_block(obs, "deal_no")[0] == 1  # still the partie's first deal
     assert obs_block(obs, "redeals")[0] == pytest.approx(0.1)
-    assert field(core, "phase") == R.PHASE_EXCHANGE  # a fresh deal
+    assert field(core, "phase") == K.PHASE_EXCHANGE  # a fresh deal
 
 
 def test_redeal__bounded_by_max_redeals_then_a_forced_bid():
     env, core = new_env(max_redeals=2)
     env.reset(seed=4)
     for _ in range(2):
-        while field(core, "phase") != R.PHASE_BID:
+        while field(core, "phase") != K.PHASE_BID:
             env.step(core.legal_actions()[0])
         act(env, core, "pass", "pass")
-    while field(core, "phase") != R.PHASE_BID:
+    while field(core, "phase") != K.PHASE_BID:
         env.step(core.legal_actions()[0])
     act(env, core, "pass")
     assert "pass" not in legal_names(core) and "bid 7+" in legal_names(core)
@@ -160,17 +165,17 @@ def test_reading__no_opening_pass_and_younger_first():
 def test_reading__no_exchange_and_bidding_before_the_exchange():
     env, core = new_env(auction_sentence_reading="no_exchange", allow_sinking=True)
     env.reset(seed=0, options={"deck": CAVENDISH["deck"], "dealer": 1})
-    assert field(core, "phase") == R.PHASE_BID
+    assert field(core, "phase") == K.PHASE_BID
     act(env, core, "bid 7+", "pass")
-    assert field(core, "phase") == R.PHASE_DECLARE  # no exchange; sinking allowed here
+    assert field(core, "phase") == K.PHASE_DECLARE  # no exchange; sinking allowed here
     assert field(core, "xcount").tolist() == [0, 0] and field(core, "seen").tolist() == [0, 0]
     env, core = new_env(bidding="before_exchange")
     env.reset(seed=0, options={"deck": CAVENDISH["deck"], "dealer": 1})
-    assert field(core, "phase") == R.PHASE_BID
+    assert field(core, "phase") == K.PHASE_BID
     act(env, core, "bid 7+", "pass")
-    assert field(core, "phase") == R.PHASE_EXCHANGE and env.agent_selection == "player_0"
+    assert field(core, "phase") == K.PHASE_EXCHANGE and env.agent_selection == "player_0"
     act(env, core, *EXCHANGE)
-    assert field(core, "phase") == R.PHASE_PLAY  # declarations were made
+    assert field(core, "phase") == K.PHASE_PLAY  # declarations were made
 
 
 def test_reading__no_carte_blanche():
@@ -228,10 +233,10 @@ def test_full_deal__cavendish_under_contracts(bids, config, points, contract):
     "bids, config, hand, bonus",
     [
         # elder 23 in hand (point 5, quint 15, trio 3): repique at 21 in a minus contract
-        (["pass", "bid 7-", "pass"], {}, 83, R.BONUS_REPIQUE),
+        (["pass", "bid 7-", "pass"], {}, 83, K.BONUS_REPIQUE),
         # at 30 in a plus contract: none
         (["bid 7+", "pass"], {}, 23, 0),
-        (["bid 7+", "pass"], {"repique_plus": 23}, 83, R.BONUS_REPIQUE),
+        (["bid 7+", "pass"], {"repique_plus": 23}, 83, K.BONUS_REPIQUE),
     ],
 )
 def test_repique__thresholds_by_contract(bids, config, hand, bonus):
@@ -251,32 +256,32 @@ def test_pique__twenty_nine_in_a_plus_contract():
     assert field(core, "deal_score").tolist() == [28, 0]
     act(env, core, "play AH", "play JH")
     assert field(core, "deal_score").tolist() == [59, 0]
-    assert field(core, "bonus").tolist() == [R.BONUS_PIQUE, 0]
+    assert field(core, "bonus").tolist() == [K.BONUS_PIQUE, 0]
 
 
 def test_minus_combinations__none_declared_in_a_minus_contract():
     env, core = cavendish(minus_combinations="none")
     act(env, core, "pass", "bid 7-", "pass")
     assert field(core, "deal_score").tolist() == [0, 0]
-    assert field(core, "decl_win").tolist() == [R.OUTCOME_NONE] * 3
+    assert field(core, "decl_win").tolist() == [K.OUTCOME_NONE] * 3
     env, core = cavendish(minus_combinations="none")
     act(env, core, "bid 7+", "pass")
     assert field(core, "deal_score").tolist() == [9, 17]
 
 
 def test_partie__rubicon_150():
-    s = R.new_state(1)
-    cfg = R.AuctionConfig().to_array()
-    R.field(s, "deal_no")[0] = 7  # two redeals and the sixth partie deal
-    R.field(s, "redeals")[0] = 2
-    R.field(s, "total")[0] = [160, 140]
-    R.field(s, "bid")[0] = 0
-    R.field(s, "bidder")[0] = 0
-    R.field(s, "tricks")[0] = [7, 5]
+    s = L.new_state(1)
+    cfg = C.AuctionConfig().to_array()
+    L.field(s, "deal_no")[0] = 7  # two redeals and the sixth partie deal
+    L.field(s, "redeals")[0] = 2
+    L.field(s, "total")[0] = [160, 140]
+    L.field(s, "bid")[0] = 0
+    L.field(s, "bidder")[0] = 0
+    L.field(s, "tricks")[0] = [7, 5]
     R._end_deal(s, 0, cfg)
-    assert R.field(s, "phase")[0] == R.PHASE_OVER
-    assert R.field(s, "winner")[0] == 0 and R.field(s, "result_points")[0] == 160 + 140 + 150
-    assert R.result(s, 0, R.AuctionConfig())["deals"] == 6
+    assert L.field(s, "phase")[0] == K.PHASE_OVER
+    assert L.field(s, "winner")[0] == 0 and L.field(s, "result_points")[0] == 160 + 140 + 150
+    assert T.result(s, 0, C.AuctionConfig())["deals"] == 6
 
 
 # --- config surface -----------------------------------------------------------------------------
@@ -318,8 +323,8 @@ def test_config__other_ids_do_not_take_auction_switches():
 
 def test_docstring__tables_are_generated():
     doc = auction_piquet.__doc__
-    assert R.layout_table(R.OBS_LAYOUT) in doc and R.ACTION_TABLE in doc
-    for name in R.AuctionConfig.__dataclass_fields__:
+    assert layout_table(L.OBS_LAYOUT) in doc and K.ACTION_TABLE in doc
+    for name in C.AuctionConfig.__dataclass_fields__:
         assert f"`{name}`" in doc
 
 
@@ -362,10 +367,10 @@ def test_vector__rows_equal_aec(config):
 
 def test_vector__autoreset_and_out_of_range():
     def fresh(vec, b):
-        assert R.field(vec.state, "redeals")[b] == 0 and R.field(vec.state, "bid")[b] == -1
+        assert L.field(vec.state, "redeals")[b] == 0 and L.field(vec.state, "bid")[b] == -1
 
     check_autoreset(ENV_ID, {"episode": "deal"}, fresh, n=2, seed=72, zero_sum_tol=1e-6)
-    check_out_of_range_action(ENV_ID, 2, R.NUM_ACTIONS)
+    check_out_of_range_action(ENV_ID, 2, K.NUM_ACTIONS)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
@@ -404,14 +409,14 @@ def test_random_play__no_leak_cards_and_bounds():
     tested: Counter = Counter()
     for t in range(50):
         check_cards(venv.state, f"step {t}: ")
-        live = R.field(venv.state, "phase") != R.PHASE_OVER
+        live = L.field(venv.state, "phase") != K.PHASE_OVER
         assert (mask.sum(axis=1) > 0).tolist() == live.tolist()
         for seat in range(2):
             assert all(space.contains(v) for v in venv.observe(seat))
             check_no_leak(venv, cfg, seat, rng, tested)
         legal = mask.astype(bool)
         _, mask, *_ = venv.step(np.where(legal, rng.random(legal.shape), -1).argmax(axis=1))
-    assert tested[R.PHASE_BID] > 0 and tested[R.PHASE_PLAY] > 0
+    assert tested[K.PHASE_BID] > 0 and tested[K.PHASE_PLAY] > 0
 
 
 @pytest.mark.parametrize("steps", [8, 20, 40])
@@ -425,7 +430,7 @@ def test_determinize__keeps_the_seats_view(steps):
     for seat in (0, 1):
         for _ in range(5):
             _, d = determinize_and_check(env, seat, rng)
-            assert R.field(d, "bid")[0] == field(core, "bid")  # the contract is public
+            assert L.field(d, "bid")[0] == field(core, "bid")  # the contract is public
             views.add(sim.observe(d, 1 - seat).tobytes())
     assert len(views) > 2
 
@@ -440,7 +445,7 @@ def test_roles__a_younger_declarer_calls_first_and_leads_only_when_configured(sw
     env, core = cavendish(declarer_becomes_elder=swap)
     act(env, core, "pass", "bid 7+", "pass")
     elder = 1 if swap else 0
-    assert field(core, "phase") == R.PHASE_PLAY and env.agent_selection == f"player_{elder}"
+    assert field(core, "phase") == K.PHASE_PLAY and env.agent_selection == f"player_{elder}"
     assert field(core, "swapped") == int(swap) and field(core, "dealer") == 1
     assert field(core, "calls").tolist() == ([5, 48, 3, 0, 4, 4] if swap else [5, 49, 4, 0, 3, 5])
     assert field(core, "deal_score").tolist() == [9, 17]  # who wins a category is the same
@@ -491,25 +496,25 @@ def test_roles__bidding_first_then_the_declarer_exchanges_first(swap):
     env.reset(seed=0, options={"deck": CAVENDISH["deck"], "dealer": 1})
     act(env, core, "pass", "bid 7+", "pass")
     first = 1 if swap else 0
-    assert field(core, "phase") == R.PHASE_EXCHANGE and env.agent_selection == f"player_{first}"
-    discards = sorted(a for a in core.legal_actions() if a < R.ACTION_PLAY)
+    assert field(core, "phase") == K.PHASE_EXCHANGE and env.agent_selection == f"player_{first}"
+    discards = sorted(a for a in core.legal_actions() if a < K.ACTION_PLAY)
     env.step(discards[0])
     env.step(discards[1])
-    env.step(R.ACTION_STOP)
-    talon = CAVENDISH["deck"][2 * R.HAND :]
+    env.step(K.ACTION_STOP)
+    talon = CAVENDISH["deck"][2 * K.HAND :]
     seen = sum(1 << parse_card(c) for c in talon[2:5])
     assert field(core, "seen").tolist()[first] == seen  # the untaken three of his five
     assert env.agent_selection == f"player_{1 - first}" and "stop" not in legal_names(core)
     act(env, core, sorted(legal_names(core))[0], "stop")
-    assert field(core, "phase") == R.PHASE_LOOK and env.agent_selection == f"player_{1 - first}"
+    assert field(core, "phase") == K.PHASE_LOOK and env.agent_selection == f"player_{1 - first}"
     act(env, core, "dont_look")
-    assert field(core, "phase") == R.PHASE_PLAY and env.agent_selection == f"player_{first}"
+    assert field(core, "phase") == K.PHASE_PLAY and env.agent_selection == f"player_{first}"
 
 
 def _younger_declares(env, core, seed):
     """Random play to the first bidding, where younger (the dealer) bids 7+ and elder passes."""
     rng = np.random.default_rng(seed)
-    while field(core, "phase") != R.PHASE_BID:
+    while field(core, "phase") != K.PHASE_BID:
         env.step(int(rng.choice(core.legal_actions())))
     act(env, core, "pass", "bid 7+", "pass")
     assert field(core, "swapped") == 1
@@ -558,7 +563,7 @@ def test_roles__determinize_keeps_the_seats_view(config, steps, seed):
     for seat in (0, 1):
         for _ in range(4):
             _, d = determinize_and_check(env, seat, rng)
-            assert R.field(d, "swapped")[0] == 1
+            assert L.field(d, "swapped")[0] == 1
             check_cards(d, f"seat {seat}: ")  # the talon drawn by whoever exchanged first
 
 

@@ -12,7 +12,7 @@ import pytest
 import cardenvs
 from cardenvs.core import bitmask, cards, rng
 from cardenvs.games.piquet import Config
-from cardenvs.games.piquet import rules as piquet_rules
+from cardenvs.games.piquet import config as piquet_config
 
 PIQUET_STRINGS = [f"{r}{s}" for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 
@@ -303,13 +303,14 @@ def test_bitmask__games_pack_their_cards_by_their_decks_local_indices(game):
     import importlib
 
     rules = importlib.import_module(f"cardenvs.games.{game}.rules")
-    DECK = importlib.import_module(f"cardenvs.games.{game}").GAME.deck
-    pack = rules._local32 if game == "piquet" else rules._local36
+    piquet_cards = importlib.import_module("cardenvs.games.piquet.cards")
+    deck = importlib.import_module(f"cardenvs.games.{game}").GAME.deck
+    pack = piquet_cards._local32 if game == "piquet" else rules._local36
     assert bitmask.dense_suits is (
         bitmask._dense_suits_pext if bitmask.FAST_PEXT else bitmask._dense_suits_shifts
     )
-    local = DECK.local
-    for m in _random_masks(seed=4) + [int(DECK.mask)]:
+    local = deck.local
+    for m in _random_masks(seed=4) + [int(deck.mask)]:
         want = sum(1 << int(local[c]) for c in range(52) if (m >> c) & 1 and local[c] >= 0)
         assert int(pack(np.uint64(m))) == want, hex(m)
 
@@ -393,7 +394,7 @@ def test_config__defaults_and_encoding():
     assert Config.from_kwargs() == c
     arr = Config(partie="four_deals", low_cards_score_in_play=False, rubicon=250).to_array()
     # piquet ids share one kernel option layout (rules.KernelOptions): the array covers it all
-    kernel_fields = dataclasses.fields(piquet_rules.KernelOptions)
+    kernel_fields = dataclasses.fields(piquet_config.KernelOptions)
     assert arr.dtype == np.int64 and len(arr) == len(kernel_fields) >= len(FIELDS)
     assert arr[Config.index("partie")] == 1
     assert arr[Config.index("low_cards_score_in_play")] == 0

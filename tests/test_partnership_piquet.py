@@ -24,7 +24,10 @@ from pettingzoo.test import api_test, seed_test
 from piquet_multi_checks import block, check_no_leak, deck_for, local, names, random_play_properties
 
 import cardenvs
-from cardenvs.games.piquet import multi as M
+from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import layout as ML
+from cardenvs.games.piquet.multi import rules as MR
+from cardenvs.games.piquet.multi import tools as MT
 
 ENV_ID = "partnership_piquet-v0"
 P = 4
@@ -71,7 +74,7 @@ def fixed(deck=DECK, dealer=3, **config):
 
 
 def state(core, name):
-    return M.field(core._engine.state, name)[0]
+    return ML.field(core._engine.state, name)[0]
 
 
 def play_tricks(env, core, tricks):
@@ -91,12 +94,12 @@ def test_partnership__full_deal_from_a_fixed_deck_scores_as_checked_by_hand():
     takes all 8 tricks: 8 leads + 1 last, no capture (seat 2 overtook his partner's 7D), capot
     40. Deal: side 0 92 + 9 + 40 = 141, side 1 0."""
     env, core = fixed(episode="deal")
-    assert state(core, "phase") == M.PHASE_PLAY and seat_of(env) == 0
+    assert state(core, "phase") == MK.PHASE_PLAY and seat_of(env) == 0
     assert not any(n.startswith("discard") or n == "stop" for n in legal_names(core))
-    assert list(state(core, "decl_win")) == [2, 2, M.OUTCOME_NONE]
+    assert list(state(core, "decl_win")) == [2, 2, MK.OUTCOME_NONE]
     assert list(state(core, "decl_pts")) == [6, 16, 0]
     assert list(state(core, "deal_score")[:2]) == [92, 0]
-    assert state(core, "bonus")[0] == M.BONUS_REPIQUE
+    assert state(core, "bonus")[0] == MK.BONUS_REPIQUE
     assert names(state(core, "shown")[2]) == set(HANDS[2].split()) - {"AC", "9H"}
     play_tricks(env, core, TRICKS)
     assert list(state(core, "tricks")) == [6, 0, 2, 0]
@@ -117,7 +120,7 @@ def test_partnership__pique_from_20_in_hand_and_play_counts_the_partners_points(
     play_tricks(env, core, PIQUE_TRICKS)
     assert list(state(core, "deal_score")[:2]) == [19, 0] and state(core, "bonus")[0] == 0
     act(env, core, "play AD")
-    assert state(core, "deal_score")[0] == 60 and state(core, "bonus")[0] == M.BONUS_PIQUE
+    assert state(core, "deal_score")[0] == 60 and state(core, "bonus")[0] == MK.BONUS_PIQUE
     x = env.observe("player_1")["observation"]
     bonus = block(x, P, "bonus").reshape(P, 2)
     assert bonus[:, 0].tolist() == [0, 1, 0, 1]  # seats 2 and 0, to his left by 1 and 3
@@ -131,7 +134,7 @@ def decl(hands, dealer=3, **config):
     """The declarations helper; short hands would be cartes blanches, so that is off unless
     asked for."""
     config.setdefault("carte_blanche", False)
-    return M.declarations(hands, dealer=dealer, variant="partnership", **config)
+    return MT.declarations(hands, dealer=dealer, variant="partnership", **config)
 
 
 def test_partnership__point_by_value_needs_the_minimum():
@@ -139,7 +142,7 @@ def test_partnership__point_by_value_needs_the_minimum():
     hands = ["AS KS 8S 7H", "AH 8H 7D", "9D 8C 7C", "KD 9C"]
     assert decl(hands)["point"] == {"winner": None, "points": 0}
     assert decl(hands, point_minimum=29)["point"] == {"winner": 0, "points": 3}
-    assert M.point_by_value(np.uint64(sum(1 << (0 * 13 + r) for r in (12, 11, 6)))) == (
+    assert MR.point_by_value(np.uint64(sum(1 << (0 * 13 + r) for r in (12, 11, 6)))) == (
         29,
         3,
         0,
@@ -252,7 +255,7 @@ def test_partnership__the_first_side_over_the_target_wins_the_game():
 def test_partnership__equal_totals_over_the_target_play_another_deal():
     env, core = fixed(target=100)
     play_tricks(env, core, TRICKS[:7])
-    M.field(core._engine.state, "total")[0, 1] = 141  # side 1 will end equal with side 0
+    ML.field(core._engine.state, "total")[0, 1] = 141  # side 1 will end equal with side 0
     play_tricks(env, core, TRICKS[7:])
     assert core.legal_actions() and state(core, "deal_no") == 1
 
@@ -278,9 +281,9 @@ def test_partnership__registered_with_pettingzoo():
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
     assert env.unwrapped.config.target == 60
     for a in env.possible_agents:
-        assert env.action_space(a).n == M.NUM_ACTIONS
+        assert env.action_space(a).n == MK.NUM_ACTIONS
         assert env.observation_space(a).contains(env.observe(a))
-        assert env.observe(a)["observation"].shape == (M.OBS_DIMS[4],)
+        assert env.observe(a)["observation"].shape == (ML.OBS_DIMS[4],)
 
 
 @pytest.mark.parametrize("config", [{"target": 40}, {"set_ranks": "KQJT", "carte_blanche": False}])
@@ -290,8 +293,8 @@ def test_partnership__vector_rows_equal_aec_envs(config):
 
 def test_partnership__autoreset_reports_end_then_fresh_episode():
     def fresh(vec, b):
-        assert M.field(vec.state, "deal_no")[b] == 0
-        assert not M.field(vec.state, "total")[b].any()
+        assert ML.field(vec.state, "deal_no")[b] == 0
+        assert not ML.field(vec.state, "total")[b].any()
 
     check_autoreset(ENV_ID, {"target": 30}, fresh, zero_sum_tol=1e-4)
 
@@ -305,7 +308,7 @@ def test_partnership__illegal_discard_names_row_and_changes_nothing():
     vec = cardenvs.make_vector(ENV_ID, 2, seed=0)
     _, m, _ = vec.reset()
     before = [a.copy() for a in vec.state]
-    actions = np.array([int(np.flatnonzero(m[0])[0]), M.ACTION_DISCARD])
+    actions = np.array([int(np.flatnonzero(m[0])[0]), MK.ACTION_DISCARD])
     with pytest.raises(ValueError, match="row 1: action 0 \\('discard 7S'\\) is not legal"):
         vec.step(actions)
     for a, b in zip(before, vec.state, strict=True):
@@ -316,7 +319,7 @@ def test_partnership__aec_illegal_action_penalizes_the_offender_only():
     env = cardenvs.make(ENV_ID)
     env.reset(seed=0)
     agent = env.agent_selection
-    env.step(M.ACTION_STOP)
+    env.step(MK.ACTION_STOP)
     assert env.terminations[agent] and env.infos[agent]["illegal_move"]
     assert env.rewards[agent] == -1.0 and sum(env.rewards.values()) == -1.0
 
@@ -421,7 +424,7 @@ def test_partnership__leak_check_can_fail():
     def leaky(seats):
         out = real(seats)
         s = np.broadcast_to(np.asarray(seats), (venv.num_envs,))
-        partner = M.field(venv.state, "hand")[np.arange(venv.num_envs), (s + 2) % 4]
+        partner = ML.field(venv.state, "hand")[np.arange(venv.num_envs), (s + 2) % 4]
         out[:, -1] = (partner % np.uint64(997)).astype(np.float32)
         return out
 
@@ -429,4 +432,4 @@ def test_partnership__leak_check_can_fail():
     rng = np.random.default_rng(0)
     with pytest.raises(AssertionError, match="information leak"):
         for _ in range(6):  # one swap could miss the partner's hand; six cannot all miss
-            check_no_leak(venv, 0, rng, M.PARTNERSHIP_HAND)
+            check_no_leak(venv, 0, rng, MK.PARTNERSHIP_HAND)

@@ -26,8 +26,13 @@ from pettingzoo.test import api_test, seed_test
 from test_piquet_properties import check_cards, check_information_sets, check_no_leak
 
 import cardenvs
+from cardenvs.core.game import layout_offsets, layout_table
 from cardenvs.games import piquet_au_cent
+from cardenvs.games.piquet import config as C
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import layout as L
 from cardenvs.games.piquet import rules as R
+from cardenvs.games.piquet import score as SC
 
 ENV_ID = "piquet_au_cent-v0"
 GOLDEN = Path(__file__).parent / "golden" / "piquet"
@@ -53,12 +58,12 @@ def new_env(**config):
 
 
 def field(core, name):
-    return R.field(core._engine.state, name)[0]
+    return L.field(core._engine.state, name)[0]
 
 
 def obs_block(obs, name):
-    off = R.layout_offsets(R.OBS_LAYOUT)[name]
-    size = {f.name: f.size for f in R.OBS_LAYOUT}[name]
+    off = layout_offsets(L.OBS_LAYOUT)[name]
+    size = {f.name: f.size for f in L.OBS_LAYOUT}[name]
     return obs[off : off + size]
 
 
@@ -66,7 +71,7 @@ def deal(env, elder, younger, talon, totals=None):
     """Reset with a fixed deck (dealer seat 1, so elder is seat 0) and optional game totals."""
     env.reset(seed=0, options={"deck": (elder + " " + younger + " " + talon).split(), "dealer": 1})
     if totals is not None:
-        R.field(env.unwrapped._engine.state, "total")[0] = totals
+        L.field(env.unwrapped._engine.state, "total")[0] = totals
 
 
 def play_random(env, seed, final=None):
@@ -105,7 +110,7 @@ def test_target__play_continues_until_the_end_of_the_deal_when_configured():
     env, core = new_env(au_cent_end="end_of_deal")
     deal(env, PIQUE_Y, PIQUE_E, PIQUE_T, totals=[99, 80])
     act(env, core, "discard 7S", "stop", "stop", "dont_look")
-    assert not core._over() and field(core, "phase") == R.PHASE_PLAY
+    assert not core._over() and field(core, "phase") == K.PHASE_PLAY
     assert field(core, "deal_score").tolist() == [0, 23]
 
 
@@ -145,7 +150,7 @@ def test_result__doubled_when_the_loser_has_under_fifty():
     ],
 )
 def test_result__au_cent_points(a, b, below, expected):
-    assert R.au_cent_points(a, b, below) == expected
+    assert SC.au_cent_points(a, b, below) == expected
 
 
 # --- a full deal from a fixed deck, hand-checked -------------------------------------------------
@@ -190,13 +195,13 @@ def test_full_deal__cavendish_deal_to_the_end_and_the_next_deal():
 # --- end of deal, ties, the bound ----------------------------------------------------------------
 def _state(config, deal_no, totals, deal_score, tricks=(6, 6)):
     cfg = config.to_array()
-    s = R.new_state(1)
-    R.field(s, "deal_no")[0] = deal_no
-    R.field(s, "dealer")[0] = 0
-    R.field(s, "total")[0] = totals
-    R.field(s, "deal_score")[0] = deal_score
-    R.field(s, "tricks")[0] = tricks
-    R.field(s, "key")[0] = np.uint64(7)
+    s = L.new_state(1)
+    L.field(s, "deal_no")[0] = deal_no
+    L.field(s, "dealer")[0] = 0
+    L.field(s, "total")[0] = totals
+    L.field(s, "deal_score")[0] = deal_score
+    L.field(s, "tricks")[0] = tricks
+    L.field(s, "key")[0] = np.uint64(7)
     return s, cfg
 
 
@@ -213,24 +218,24 @@ def _state(config, deal_no, totals, deal_score, tricks=(6, 6)):
 def test_end_of_deal__higher_total_wins_ties_play_on_and_deals_are_bounded(
     config, deal_no, totals, deal_score, over, winner, points
 ):
-    s, cfg = _state(R.AuCentConfig(**config), deal_no, totals, deal_score)
+    s, cfg = _state(C.AuCentConfig(**config), deal_no, totals, deal_score)
     R._end_deal(s, 0, cfg)
-    assert (R.field(s, "phase")[0] == R.PHASE_OVER) == over
+    assert (L.field(s, "phase")[0] == K.PHASE_OVER) == over
     if over:
-        assert R.field(s, "winner")[0] == winner
-        assert R.field(s, "result_points")[0] == points
+        assert L.field(s, "winner")[0] == winner
+        assert L.field(s, "result_points")[0] == points
     else:
-        assert R.field(s, "deal_no")[0] == deal_no + 1
-        assert R.field(s, "dealer")[0] == 1  # the deal alternates
+        assert L.field(s, "deal_no")[0] == deal_no + 1
+        assert L.field(s, "dealer")[0] == 1  # the deal alternates
 
 
 def test_end_of_deal__cards_bonus_is_a_scoring_event_for_the_target():
     """Immediate end: the 10 for the cards (the last event of a deal) can reach the target."""
-    s, cfg = _state(R.AuCentConfig(), 3, [85, 20], [8, 0], tricks=(7, 5))
+    s, cfg = _state(C.AuCentConfig(), 3, [85, 20], [8, 0], tricks=(7, 5))
     R._end_deal(s, 0, cfg)
-    assert R.field(s, "phase")[0] == R.PHASE_OVER and R.field(s, "winner")[0] == 0
-    assert R.field(s, "total")[0].tolist() == [103, 20]
-    assert R.field(s, "result_points")[0] == 2 * 83
+    assert L.field(s, "phase")[0] == K.PHASE_OVER and L.field(s, "winner")[0] == 0
+    assert L.field(s, "total")[0].tolist() == [103, 20]
+    assert L.field(s, "result_points")[0] == 2 * 83
 
 
 # --- CAV au cent: younger need not discard; elder calls in full ----------------------------------
@@ -304,17 +309,17 @@ def test_config__piquet_v0_does_not_take_au_cent_switches():
 
 
 def test_config__kernel_layout_is_shared():
-    au, pq = R.AuCentConfig().to_array(), R.Config().to_array()
+    au, pq = C.AuCentConfig().to_array(), C.Config().to_array()
     assert au.shape == pq.shape
-    assert au[R.C_GAME] == R.GAME_AU_CENT and pq[R.C_GAME] == R.GAME_PARTIE
-    assert au[R.C_YOUNGER_MIN] == 0 and pq[R.C_YOUNGER_MIN] == 1
-    assert R.AuCentConfig.index("target") == R.Config.index("target") == R.C_TARGET
+    assert au[C.C_GAME] == C.GAME_AU_CENT and pq[C.C_GAME] == C.GAME_PARTIE
+    assert au[C.C_YOUNGER_MIN] == 0 and pq[C.C_YOUNGER_MIN] == 1
+    assert C.AuCentConfig.index("target") == C.Config.index("target") == C.C_TARGET
 
 
 def test_docstring__tables_are_generated():
     doc = piquet_au_cent.__doc__
-    assert R.layout_table(R.OBS_LAYOUT) in doc and R.ACTION_TABLE in doc
-    for name in R.AuCentConfig.__dataclass_fields__:
+    assert layout_table(L.OBS_LAYOUT) in doc and K.ACTION_TABLE in doc
+    for name in C.AuCentConfig.__dataclass_fields__:
         assert f"`{name}`" in doc
 
 
@@ -347,14 +352,14 @@ def test_vector__rows_equal_aec(config):
 
 def test_vector__autoreset():
     def fresh(vec, b):
-        assert R.field(vec.state, "deal_no")[b] == 0
-        assert R.field(vec.state, "total")[b].tolist() == [0, 0]
+        assert L.field(vec.state, "deal_no")[b] == 0
+        assert L.field(vec.state, "total")[b].tolist() == [0, 0]
 
     check_autoreset(ENV_ID, {}, fresh, n=2, seed=70, max_steps=4000, zero_sum_tol=1e-6)
 
 
 def test_vector__out_of_range_action_names_the_row():
-    check_out_of_range_action(ENV_ID, 1, R.NUM_ACTIONS)
+    check_out_of_range_action(ENV_ID, 1, K.NUM_ACTIONS)
     check_out_of_range_action(ENV_ID, 0, -1)
 
 
@@ -397,7 +402,7 @@ def test_random_play__games_end_with_a_target_and_zero_sum_rewards(seed):
     assert (totals[:-1].max(axis=1) < 100).all() and len(rec["deals"]) <= 20
     if len(rec["deals"]) < 20:
         assert max(res["totals"]) >= 100
-    w, pts = R.au_cent_points(*res["totals"], 50)
+    w, pts = SC.au_cent_points(*res["totals"], 50)
     assert (res["winner"] if res["winner"] is not None else -1) == w and res["points"] == pts
     assert len(final) == 2 and sum(final.values()) == 0
     if w >= 0:
@@ -418,7 +423,7 @@ def test_random_play__cards_information_and_no_leak(seed):
     for t in range(160):
         check_cards(venv.state, f"step {t}: ")
         check_information_sets(venv.state, venv.config, f"step {t}: ")
-        live = R.field(venv.state, "phase") != R.PHASE_OVER
+        live = L.field(venv.state, "phase") != K.PHASE_OVER
         assert (mask.sum(axis=1) > 0).tolist() == live.tolist()
         for seat in range(2):
             view = venv.observe(seat)
@@ -429,7 +434,7 @@ def test_random_play__cards_information_and_no_leak(seed):
         legal = mask.astype(bool)
         actions = np.where(legal, rng.random(legal.shape), -1).argmax(axis=1)
         _, mask, *_ = venv.step(actions)
-    assert tested[R.PHASE_PLAY] > 0 and tested[R.PHASE_EXCHANGE] > 0
+    assert tested[K.PHASE_PLAY] > 0 and tested[K.PHASE_EXCHANGE] > 0
 
 
 # --- CAV's partie (3.1 b): ``au_cent_partie`` ----------------------------------------------------
@@ -451,7 +456,7 @@ def test_partie__a_double_game_counts_two_then_the_next_game_starts_at_zero(lose
     assert field(core, "games_won").tolist() == [won, 0] and field(core, "games") == 1
     assert field(core, "total").tolist() == [0, 0]
     assert field(core, "deal_no") == 1 and field(core, "game_start") == 1
-    assert field(core, "phase") == R.PHASE_EXCHANGE and field(core, "winner") == -1
+    assert field(core, "phase") == K.PHASE_EXCHANGE and field(core, "winner") == -1
     rec = core.record()
     assert rec["deals"][0]["points"] == [20, 0] and len(rec["deals"]) == 2
     assert rec["deals"][1]["dealer"] == 0  # the deal alternates into the next game
@@ -480,8 +485,8 @@ def test_partie__ends_at_three_games_won(
 ):
     env, core = new_env(au_cent_partie=True, reward=reward)
     deal(env, elder, younger, PIQUE_T, totals=totals)
-    R.field(core._engine.state, "games_won")[0] = before
-    R.field(core._engine.state, "games")[0] = sum(before)
+    L.field(core._engine.state, "games_won")[0] = before
+    L.field(core._engine.state, "games")[0] = sum(before)
     discard = "discard 7C" if elder == PIQUE_E else "discard 7S"
     act(env, core, discard, "stop", "stop", "dont_look")
     assert core._over() and not core.legal_actions()
@@ -506,29 +511,29 @@ def test_partie__ends_at_three_games_won(
 def test_partie__at_most_five_games_and_drawn_games_count_nothing(
     won, games, game_winner, over, winner, points
 ):
-    s, cfg = _state(R.AuCentConfig(au_cent_partie=True), 9, [60, 100], [0, 0])
-    R.field(s, "phase")[0] = R.PHASE_OVER
-    R.field(s, "winner")[0] = game_winner
-    R.field(s, "games_won")[0] = won
-    R.field(s, "games")[0] = games
+    s, cfg = _state(C.AuCentConfig(au_cent_partie=True), 9, [60, 100], [0, 0])
+    L.field(s, "phase")[0] = K.PHASE_OVER
+    L.field(s, "winner")[0] = game_winner
+    L.field(s, "games_won")[0] = won
+    L.field(s, "games")[0] = games
     R._next_game(s, 0, cfg)
-    assert R.field(s, "games")[0] == games + 1
-    assert (R.field(s, "phase")[0] == R.PHASE_OVER) == over
+    assert L.field(s, "games")[0] == games + 1
+    assert (L.field(s, "phase")[0] == K.PHASE_OVER) == over
     if over:
-        assert R.field(s, "winner")[0] == winner and R.field(s, "result_points")[0] == points
+        assert L.field(s, "winner")[0] == winner and L.field(s, "result_points")[0] == points
     else:
-        assert R.field(s, "games_won")[0].tolist() == [2, 1 + (game_winner == 1)]
-        assert R.field(s, "deal_no")[0] == 10 and R.field(s, "game_start")[0] == 10
-        assert R.field(s, "total")[0].tolist() == [0, 0] and R.field(s, "dealer")[0] == 1
+        assert L.field(s, "games_won")[0].tolist() == [2, 1 + (game_winner == 1)]
+        assert L.field(s, "deal_no")[0] == 10 and L.field(s, "game_start")[0] == 10
+        assert L.field(s, "total")[0].tolist() == [0, 0] and L.field(s, "dealer")[0] == 1
 
 
 @pytest.mark.parametrize("game_start, over", [(10, True), (12, False)])
 def test_partie__max_deals_bounds_each_game_not_the_partie(game_start, over):
     """Deal 13 of the partie is the game's third (the bound, 3) or its first."""
-    s, cfg = _state(R.AuCentConfig(au_cent_partie=True, max_deals=3), 12, [40, 30], [5, 5])
-    R.field(s, "game_start")[0] = game_start
+    s, cfg = _state(C.AuCentConfig(au_cent_partie=True, max_deals=3), 12, [40, 30], [5, 5])
+    L.field(s, "game_start")[0] = game_start
     R._end_deal(s, 0, cfg)
-    assert (R.field(s, "phase")[0] == R.PHASE_OVER) == over
+    assert (L.field(s, "phase")[0] == K.PHASE_OVER) == over
 
 
 def _games_from_deals(deals, target=100, double_below=50, max_deals=20, immediate=True):
@@ -604,9 +609,9 @@ def test_partie__vector_rows_equal_aec_and_autoreset():
     check_vector_rows_equal_aec(ENV_ID, {"au_cent_partie": True}, n=2, seed=41)
 
     def fresh(vec, b):
-        assert R.field(vec.state, "games_won")[b].tolist() == [0, 0]
-        assert R.field(vec.state, "games")[b] == 0 and R.field(vec.state, "game_start")[b] == 0
-        assert R.field(vec.state, "deal_no")[b] == 0
+        assert L.field(vec.state, "games_won")[b].tolist() == [0, 0]
+        assert L.field(vec.state, "games")[b] == 0 and L.field(vec.state, "game_start")[b] == 0
+        assert L.field(vec.state, "deal_no")[b] == 0
 
     check_autoreset(
         ENV_ID, {"au_cent_partie": True}, fresh, n=2, seed=71, max_steps=12000, zero_sum_tol=1e-6

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from cardenvs.core.cards import parse_cards
-from cardenvs.games.piquet import multi as M
-from cardenvs.games.piquet import rules as R
+from cardenvs.games.piquet import declare as D
+from cardenvs.games.piquet import search as S
+from cardenvs.games.piquet.multi import rules as MR
 
 PIPS = [7, 8, 9, 10, 10, 10, 10, 11]  # seven .. ace (A7)
 
@@ -112,30 +113,30 @@ def _as_ints(t) -> tuple[int, ...]:
 @pytest.mark.parametrize("minus_one_at_4", [False, True])
 def test_piquet_declarations__point_matches_the_rank_by_rank_count(minus_one_at_4):
     for mask in HANDS:
-        got = _as_ints(R.point_of(np.uint64(mask), minus_one_at_4))
+        got = _as_ints(D.point_of(np.uint64(mask), minus_one_at_4))
         assert got == ref_point(mask, minus_one_at_4), hex(mask)
 
 
 def test_piquet_declarations__point_by_value_matches_the_rank_by_rank_count():
     for mask in HANDS:
-        assert _as_ints(M.point_by_value(np.uint64(mask))) == ref_point_by_value(mask), hex(mask)
+        assert _as_ints(MR.point_by_value(np.uint64(mask))) == ref_point_by_value(mask), hex(mask)
 
 
 def test_piquet_declarations__sequences_match_the_rank_by_rank_runs():
     for mask in HANDS:
-        assert _as_ints(R.sequences_of(np.uint64(mask))) == ref_sequences(mask), hex(mask)
+        assert _as_ints(D.sequences_of(np.uint64(mask))) == ref_sequences(mask), hex(mask)
 
 
 @pytest.mark.parametrize("highest", [6, 7])
 def test_piquet_declarations__sets_match_the_rank_by_rank_count(highest):
     for mask in HANDS:
-        assert _as_ints(R.sets_of(np.uint64(mask), highest)) == ref_sets(mask, highest), hex(mask)
+        assert _as_ints(D.sets_of(np.uint64(mask), highest)) == ref_sets(mask, highest), hex(mask)
 
 
 def test_piquet_declarations__known_hands():
     # 7 8 9 10 J of spades (a quint: 15) and A K Q of hearts (a tierce: 3); three aces
-    hand = np.uint64(R._mask_of(parse_cards("7S 8S 9S 10S JS AH KH QH AD AC")))
-    assert _as_ints(R.sequences_of(hand))[:3] == (5, 4, 18)
-    assert _as_ints(R.point_of(hand, False)) == (5, 44, 0, 5)
-    aces = R._mask_of(parse_cards("AH AD AC"))
-    assert _as_ints(R.sets_of(hand, 7)) == (3, 7, 3, aces)
+    hand = np.uint64(S._mask_of(parse_cards("7S 8S 9S 10S JS AH KH QH AD AC")))
+    assert _as_ints(D.sequences_of(hand))[:3] == (5, 4, 18)
+    assert _as_ints(D.point_of(hand, False)) == (5, 44, 0, 5)
+    aces = S._mask_of(parse_cards("AH AD AC"))
+    assert _as_ints(D.sets_of(hand, 7)) == (3, 7, 3, aces)

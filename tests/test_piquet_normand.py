@@ -31,7 +31,9 @@ from piquet_multi_checks import (
 )
 
 import cardenvs
-from cardenvs.games.piquet import multi as M
+from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import layout as ML
+from cardenvs.games.piquet.multi import tools as MT
 
 ENV_ID = "piquet_normand-v0"
 P = 3
@@ -64,7 +66,7 @@ def fixed(deck=DECK, dealer=2, **config):
 
 
 def state(core, name):
-    return M.field(core._engine.state, name)[0]
+    return ML.field(core._engine.state, name)[0]
 
 
 def play_tricks(env, core, tricks):
@@ -89,7 +91,7 @@ def test_normand__full_deal_from_a_fixed_deck_scores_as_checked_by_hand():
     assert list(state(core, "decl_win")) == [2, 2, 0]
     assert list(state(core, "decl_pts")) == [7, 20, 3]
     assert list(state(core, "deal_score")[:3]) == [3, 0, 97]
-    assert state(core, "bonus")[2] == M.BONUS_REPIQUE
+    assert state(core, "bonus")[2] == MK.BONUS_REPIQUE
     assert seat_of(env) == 0  # eldest leads
     play_tricks(env, core, TRICKS)
     assert list(state(core, "tricks")[:3]) == [10, 0, 0]
@@ -121,7 +123,7 @@ def test_normand__only_the_dealer_exchanges_exactly_two_in_canonical_order():
     with pytest.raises(ValueError, match="not legal"):
         act(env, core, "discard 7D")
     act(env, core, "discard KC")
-    assert state(core, "phase") == M.PHASE_PLAY and seat_of(env) == 0
+    assert state(core, "phase") == MK.PHASE_PLAY and seat_of(env) == 0
     assert names(state(core, "discards")) == {"9D", "KC"}
     assert state(core, "talon_pos") == 2
 
@@ -149,7 +151,7 @@ def test_normand__may_exchange_with_no_card_keeps_the_talon():
 
 # --- declarations among three (3.4, 2.5) -------------------------------------------------------
 def decl(hands, dealer=2, **config):
-    return M.declarations(hands, dealer=dealer, variant="normand", **config)
+    return MT.declarations(hands, dealer=dealer, variant="normand", **config)
 
 
 def test_normand__point_by_cards_then_value_among_three():
@@ -181,7 +183,7 @@ def test_normand__equal_best_point_cancels_for_everybody_and_is_shown():
     act(env, core, "discard AD", "discard KC")  # keeps him at 3 cards a suit
     shown = [names(m) for m in state(core, "shown")[:3]]
     assert shown[0] >= {"AS", "KS", "9S", "8S"} and shown[1] >= {"AH", "KH", "9H", "8H"}
-    assert state(core, "decl_win")[0] == M.OUTCOME_EQUAL
+    assert state(core, "decl_win")[0] == MK.OUTCOME_EQUAL
 
 
 def test_normand__equal_best_sequence_cancels_all_sequences():
@@ -273,7 +275,7 @@ def test_normand__pique_20_in_hand_and_play_before_the_others_score_goes_to_60()
     act(env, core, "play 9D")
     assert state(core, "deal_score")[0] == 19 and state(core, "bonus")[0] == 0
     act(env, core, "play AH")
-    assert state(core, "deal_score")[0] == 60 and state(core, "bonus")[0] == M.BONUS_PIQUE
+    assert state(core, "deal_score")[0] == 60 and state(core, "bonus")[0] == MK.BONUS_PIQUE
     x = env.observe("player_1")["observation"]
     assert block(x, P, "bonus").reshape(P, 2)[2].tolist() == [1, 0]  # eldest = two to his left
 
@@ -300,8 +302,8 @@ def test_normand__plurality_of_tricks_scores_10_a_tie_nothing_capot_20(tricks, b
     act(env, core, "discard 7D", "discard 8D")
     play_tricks(env, core, TRICKS[:9])
     s = core._engine.state
-    M.field(s, "tricks")[0, :3] = [t - (1 if i == 0 else 0) for i, t in enumerate(tricks)]
-    before = M.field(s, "deal_score")[0, :3].copy()
+    ML.field(s, "tricks")[0, :3] = [t - (1 if i == 0 else 0) for i, t in enumerate(tricks)]
+    before = ML.field(s, "deal_score")[0, :3].copy()
     play_tricks(env, core, TRICKS[9:])  # eldest wins the last: tricks as given
     got = core.record()["deals"][0]["points"]
     extra = [0, 0, 0]
@@ -319,13 +321,13 @@ def test_normand__first_to_the_target_drops_out_and_the_other_two_play_on():
     # deal 1: [34, 0, 97]: the dealer is out; the deal passes to seat 0
     assert list(state(core, "finished")[:3]) == [0, 0, 1]
     assert state(core, "deal_no") == 1 and state(core, "dealer") == 0
-    assert state(core, "hand")[2] == 0 and state(core, "phase") == M.PHASE_EXCHANGE
+    assert state(core, "hand")[2] == 0 and state(core, "phase") == MK.PHASE_EXCHANGE
     x = env.observe("player_0")["observation"]
     assert block(x, P, "in_game").tolist() == [1, 1, 0]
     rng = np.random.default_rng(0)
     while core.legal_actions():
         assert seat_of(env) != 2, "a player who is out never acts"
-        if state(core, "phase") == M.PHASE_PLAY and state(core, "trick_n") == 0:
+        if state(core, "phase") == MK.PHASE_PLAY and state(core, "trick_n") == 0:
             h = [bin(int(x)).count("1") for x in state(core, "hand")[:3]]
             assert h[2] == 0 and h[0] == h[1], h  # two hands of equal size, the third dead
         env.step(int(rng.choice(core.legal_actions())))
@@ -349,13 +351,13 @@ def test_normand__two_players_alone_play_ten_tricks_of_two_cards():
     play_tricks(env, core, TRICKS)
     for _ in range(2):
         env.step(core.legal_actions()[0])
-    assert state(core, "phase") == M.PHASE_PLAY and seat_of(env) == 1  # eldest: dealer's left
+    assert state(core, "phase") == MK.PHASE_PLAY and seat_of(env) == 1  # eldest: dealer's left
     for _ in range(10):
         leader = seat_of(env)
         env.step(core.legal_actions()[0])
         assert seat_of(env) == 1 - leader  # the next player still in
         env.step(core.legal_actions()[0])
-        if state(core, "deal_no") > 1 or state(core, "phase") == M.PHASE_OVER:
+        if state(core, "deal_no") > 1 or state(core, "phase") == MK.PHASE_OVER:
             break
     assert core.record()["deals"][1]["actions"][-1][1].startswith("play")
     assert len(core.record()["deals"][1]["actions"]) == 2 + 20
@@ -381,14 +383,14 @@ def test_normand__who_fails_when_the_last_reach_the_target_together(
     act(env, core, "discard 7D", "discard 8D")
     play_tricks(env, core, TRICKS[:9])
     s = core._engine.state
-    M.field(s, "deal_no")[0] = 1
-    M.field(s, "deal_score")[0, :3] = 0
-    M.field(s, "bonus")[0, :3] = 0
+    ML.field(s, "deal_no")[0] = 1
+    ML.field(s, "deal_score")[0, :3] = 0
+    ML.field(s, "bonus")[0, :3] = 0
     # the last trick adds 1 lead + 1 last + 20 capot to eldest (seat 0)
-    M.field(s, "total")[0, :3] = [totals[0] - 22, totals[1], totals[2]]
+    ML.field(s, "total")[0, :3] = [totals[0] - 22, totals[1], totals[2]]
     act(env, core, "play 7C", "play QD")
     if earlier:
-        M.field(s, "finished")[0, 1] = 1
+        ML.field(s, "finished")[0, 1] = 1
     act(env, core, "play JD")
     res = core.record()["result"]
     assert res["totals"] == totals and res["losers"] == losers and res["winner"] == winner
@@ -442,9 +444,9 @@ def test_normand__registered_with_pettingzoo():
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.unwrapped.config.target == 60
     for a in env.possible_agents:
-        assert env.action_space(a).n == M.NUM_ACTIONS
+        assert env.action_space(a).n == MK.NUM_ACTIONS
         assert env.observation_space(a).contains(env.observe(a))
-        assert env.observe(a)["observation"].shape == (M.OBS_DIMS[3],)
+        assert env.observe(a)["observation"].shape == (ML.OBS_DIMS[3],)
 
 
 @pytest.mark.parametrize("config", [{"target": 40}, {"normand_dealer_exchange": "may"}])
@@ -454,9 +456,9 @@ def test_normand__vector_rows_equal_aec_envs(config):
 
 def test_normand__autoreset_reports_end_then_fresh_episode():
     def fresh(vec, b):
-        assert M.field(vec.state, "deal_no")[b] == 0
-        assert not M.field(vec.state, "total")[b].any()
-        assert not M.field(vec.state, "finished")[b].any()
+        assert ML.field(vec.state, "deal_no")[b] == 0
+        assert not ML.field(vec.state, "total")[b].any()
+        assert not ML.field(vec.state, "finished")[b].any()
 
     check_autoreset(ENV_ID, {"target": 30}, fresh, zero_sum_tol=1e-4)
 
@@ -470,7 +472,7 @@ def test_normand__illegal_action_names_row_and_changes_nothing():
     vec = cardenvs.make_vector(ENV_ID, 2, seed=0)
     _, mask_, _ = vec.reset()
     before = [a.copy() for a in vec.state]
-    actions = np.array([int(np.flatnonzero(mask_[0])[0]), M.ACTION_STOP])
+    actions = np.array([int(np.flatnonzero(mask_[0])[0]), MK.ACTION_STOP])
     with pytest.raises(ValueError, match="row 1: action 64 \\('stop'\\) is not legal"):
         vec.step(actions)
     for a, b in zip(before, vec.state, strict=True):
@@ -481,7 +483,7 @@ def test_normand__aec_illegal_action_penalizes_the_offender():
     env = cardenvs.make(ENV_ID)
     env.reset(seed=0)
     agent = env.agent_selection
-    env.step(M.ACTION_PLAY)  # a play during the dealer's exchange
+    env.step(MK.ACTION_PLAY)  # a play during the dealer's exchange
     assert env.terminations[agent] and env.infos[agent]["illegal_move"]
     assert env.rewards[agent] == -1.0 and sum(env.rewards.values()) == -1.0
 
@@ -597,7 +599,7 @@ def test_normand__leak_check_can_fail():
     def leaky(seats):
         out = real(seats)
         s = np.broadcast_to(np.asarray(seats), (venv.num_envs,))
-        nxt = M.field(venv.state, "hand")[np.arange(venv.num_envs), (s + 1) % 3]
+        nxt = ML.field(venv.state, "hand")[np.arange(venv.num_envs), (s + 1) % 3]
         out[:, -1] = (nxt % np.uint64(997)).astype(np.float32)
         return out
 
@@ -605,7 +607,7 @@ def test_normand__leak_check_can_fail():
     rng = np.random.default_rng(0)
     with pytest.raises(AssertionError, match="information leak"):
         for _ in range(6):  # one swap could miss the hand; six cannot all miss
-            check_no_leak(venv, 0, rng, M.NORMAND_HAND)
+            check_no_leak(venv, 0, rng, MK.NORMAND_HAND)
 
 
 def test_normand__leak_check_sees_the_dealers_discards():
@@ -617,12 +619,12 @@ def test_normand__leak_check_sees_the_dealers_discards():
 
     def leaky(seats):
         out = real(seats)
-        out[:, -1] = (M.field(venv.state, "discards") % np.uint64(997)).astype(np.float32)
+        out[:, -1] = (ML.field(venv.state, "discards") % np.uint64(997)).astype(np.float32)
         return out
 
     venv.observe = leaky
-    dealer = int(M.field(venv.state, "dealer")[0])
+    dealer = int(ML.field(venv.state, "dealer")[0])
     rng = np.random.default_rng(0)
     with pytest.raises(AssertionError, match="information leak"):
         for _ in range(20):
-            check_no_leak(venv, (dealer + 1) % 3, rng, M.NORMAND_HAND)
+            check_no_leak(venv, (dealer + 1) % 3, rng, MK.NORMAND_HAND)

@@ -28,8 +28,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import cardenvs
-from cardenvs.games.piquet import rules as R
-from cardenvs.games.piquet.rules import field
+from cardenvs.games.piquet import config as C
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import kernels as KN
+from cardenvs.games.piquet import layout as L
+from cardenvs.games.piquet import tools as T
+from cardenvs.games.piquet.layout import field
 
 ENV_ID = "piquet-v0"
 SEAT_MASKS = ("hand", "dealt", "discards", "seen", "shown", "cb_shown", "played")
@@ -53,7 +57,7 @@ HAND, TALON_START = 12, 24
 # younger may exchange none) + 24.
 MAX_DEAL_STEPS = 2 + 9 + 1 + 2 * HAND
 MIN_DEAL_STEPS = 2 + 1 + 2 * HAND
-MAX_GAME_STEPS = R.MAX_DEALS * MAX_DEAL_STEPS
+MAX_GAME_STEPS = K.MAX_DEALS * MAX_DEAL_STEPS
 
 SETTINGS = settings(
     max_examples=8,
@@ -83,7 +87,7 @@ stop_bias = st.sampled_from([0.0, 0.3, 0.6])
 
 # --- helpers -----------------------------------------------------------------------------------
 def obs_block(i: int) -> str:
-    return obs_block_name(R.OBS_LAYOUT, i)
+    return obs_block_name(L.OBS_LAYOUT, i)
 
 
 def popcount(x) -> np.ndarray:
@@ -149,14 +153,14 @@ def check_cards(s, where: str = "") -> None:
     assert bad.size == 0, f"{where}row {bad[0]}: carte blanche flag disagrees with dealt hand"
     # in trick play every seat's hand and played cards make the 12 it held after the exchange
     phase = field(s, "phase")
-    in_play = phase == R.PHASE_PLAY
+    in_play = phase == K.PHASE_PLAY
     held = popcount(hand) + popcount(played)
     bad = np.flatnonzero(in_play & (held != HAND).any(axis=1))
     assert bad.size == 0, f"{where}row {bad[0]}: hand + played = {held[bad[0]]} in trick play"
     # mid-exchange: the exchanger's discards are ndisc cards, the last one is last_disc
     ndisc = field(s, "ndisc")
     current = field(s, "current")
-    for b in np.flatnonzero((phase == R.PHASE_EXCHANGE) & (ndisc > 0)).tolist():
+    for b in np.flatnonzero((phase == K.PHASE_EXCHANGE) & (ndisc > 0)).tolist():
         d = bits(row_masks(s, b, "discards")[int(current[b])])
         assert len(d) == int(ndisc[b]), f"{where}row {b}: {len(d)} discards, ndisc {ndisc[b]}"
         assert max(card_index(c) for c in d) == int(field(s, "last_disc")[b]), (
@@ -170,8 +174,8 @@ def choose(mask: np.ndarray, rng: np.random.Generator, p_stop: float) -> np.ndar
     legal = np.asarray(mask).astype(bool)
     score = np.where(legal, rng.random(legal.shape), -1.0)
     actions = score.argmax(axis=1).astype(np.int64)
-    stop = legal[:, R.ACTION_STOP] & (rng.random(legal.shape[0]) < p_stop)
-    actions[stop] = R.ACTION_STOP
+    stop = legal[:, K.ACTION_STOP] & (rng.random(legal.shape[0]) < p_stop)
+    actions[stop] = K.ACTION_STOP
     return actions
 
 
@@ -190,13 +194,13 @@ def aec_walk(env, rng, p_stop, max_iter=4 * MAX_GAME_STEPS):
 
 def declarations(s, cfg, b: int, hands) -> tuple:
     """What the declarations of row ``b`` make public if the seats had ``hands``."""
-    t = R.new_state(1)
+    t = L.new_state(1)
     field(t, "dealer")[0] = field(s, "dealer")[b]
     field(t, "cb")[0] = field(s, "cb")[b]
     field(t, "cb_claim")[0] = field(s, "cb_claim")[b]
     field(t, "hand")[0] = np.array(hands, np.uint64)
-    field(t, "decl_win")[0] = R.OUTCOME_NONE
-    R.declare_row(t, 0, cfg)
+    field(t, "decl_win")[0] = K.OUTCOME_NONE
+    KN.declare_row(t, 0, cfg)
     return tuple(field(t, name)[0].tolist() for name in DECL_FIELDS)
 
 
@@ -243,7 +247,7 @@ def transpose(s, b: int, a: int, c: int) -> None:
     if trick[b] in (a, c):
         trick[b] = c if trick[b] == a else a
     # mid-exchange the exchanger's last discard is his highest one (canonical order)
-    if field(s, "phase")[b] == R.PHASE_EXCHANGE and field(s, "ndisc")[b] > 0:
+    if field(s, "phase")[b] == K.PHASE_EXCHANGE and field(s, "ndisc")[b] > 0:
         d = bits(row_masks(s, b, "discards")[int(field(s, "current")[b])])
         field(s, "last_disc")[b] = max(card_index(x) for x in d)
 
@@ -272,9 +276,9 @@ def pick_hidden_swap(s, cfg, b: int, seat: int, rng) -> tuple[int, int] | None:
     played = row_masks(s, b, "played")
     cb = [int(x) for x in field(s, "cb")[b]]
     phase = int(field(s, "phase")[b])
-    in_play = phase == R.PHASE_PLAY
+    in_play = phase == K.PHASE_PLAY
     secret = ()
-    if not cfg[R.C_CB_AUTO] and phase > R.PHASE_CLAIM and int(field(s, "cb_claim")[b, o]) == 0:
+    if not cfg[C.C_CB_AUTO] and phase > K.PHASE_CLAIM and int(field(s, "cb_claim")[b, o]) == 0:
         secret = (o,)
     declared = None
     for _ in range(24):
@@ -382,7 +386,7 @@ def test_vector_mask_nonempty_exactly_while_live(seed, action_seed, config, p_st
     _, mask, _ = venv.reset()
     done = np.zeros(n, bool)
     for _ in range(MAX_GAME_STEPS + 2):
-        live = field(venv.state, "phase") != R.PHASE_OVER
+        live = field(venv.state, "phase") != K.PHASE_OVER
         assert (live == ~done).all()
         assert (mask.any(axis=1) == live).all(), f"rows {np.flatnonzero(mask.any(1) != live)}"
         assert ((field(venv.state, "current") >= 0) == live).all()
@@ -446,7 +450,7 @@ def test_observations_inside_their_space(seed, action_seed, config, p_stop):
             space = env.observation_space(a)
             ob = env.observe(a)
             x, m = ob["observation"], ob["action_mask"]
-            assert x.shape == (R.OBS_DIM,) and x.dtype == np.float32
+            assert x.shape == (L.OBS_DIM,) and x.dtype == np.float32
             bad = np.flatnonzero((x < 0) | (x > space["observation"].high))
             assert space["observation"].contains(x), (
                 f"{a}: observation outside its space at {[obs_block(i) for i in bad]}: "
@@ -499,7 +503,7 @@ def test_rewards_zero_sum_and_match_the_result(seed, action_seed, config, p_stop
     for b in range(n):
         if cfg.episode == "game":
             tot = [int(x) for x in field(s, "total")[b]]
-            res = R.partie_result(tot[0], tot[1], cfg.rubicon)
+            res = T.partie_result(tot[0], tot[1], cfg.rubicon)
             w, pts = (-1 if res["winner"] is None else res["winner"]), res["points"]
         else:
             ds = [int(x) for x in field(s, "deal_score")[b]]
@@ -555,27 +559,27 @@ def check_information_sets(s, config, where: str = "") -> None:
         dealer = int(field(s, "dealer")[b])
         first = dealer if config.first_exchanger == "dealer" else 1 - dealer
         second = 1 - first
-        second_done = phase > R.PHASE_EXCHANGE
-        first_done = second_done or (phase == R.PHASE_EXCHANGE and int(field(s, "exch")[b]) == 1)
+        second_done = phase > K.PHASE_EXCHANGE
+        first_done = second_done or (phase == K.PHASE_EXCHANGE and int(field(s, "exch")[b]) == 1)
         expected = [0, 0]
         if first_done:
             k1 = int(field(s, "xcount")[b, first])
-            expected[first] |= deck_cards(s, b, TALON_START + k1, TALON_START + R.ELDER_MAX)
+            expected[first] |= deck_cards(s, b, TALON_START + k1, TALON_START + K.ELDER_MAX)
         if int(field(s, "looked")[b]) == 1:
-            left = deck_cards(s, b, TALON_START + int(field(s, "talon_pos")[b]), R.NUM_CARDS)
+            left = deck_cards(s, b, TALON_START + int(field(s, "talon_pos")[b]), K.NUM_CARDS)
             expected[second] |= left
             if any(row_masks(s, b, "played")):  # elder has led to the first trick
                 expected = [m | left for m in expected]
         seen = row_masks(s, b, "seen")
         assert seen == expected, (
-            f"{where}row {b} ({R.PHASE_NAMES[phase]}): seen {[f'{m:#x}' for m in seen]}, the "
+            f"{where}row {b} ({K.PHASE_NAMES[phase]}): seen {[f'{m:#x}' for m in seen]}, the "
             f"spec gives {[f'{m:#x}' for m in expected]}"
         )
         dealt, cb = row_masks(s, b, "dealt"), [int(x) for x in field(s, "cb")[b]]
         claim = [int(x) for x in field(s, "cb_claim")[b]]
         for x in range(2):
             ok = claim[x] == cb[x] if config.carte_blanche_auto else claim[x] in (-1, 0, cb[x])
-            ok = ok and (claim[x] != -1 or phase == R.PHASE_CLAIM)
+            ok = ok and (claim[x] != -1 or phase == K.PHASE_CLAIM)
             assert ok, f"{where}row {b}: seat {x} holds carte blanche {cb[x]}, claim {claim[x]}"
         opp_done = [second_done if 1 - x == second else first_done for x in range(2)]
         expected = [dealt[x] if claim[x] == 1 and opp_done[x] else 0 for x in range(2)]
@@ -616,7 +620,7 @@ def check_no_leak(venv, cfg, seat: int, rng, tested: Counter) -> None:
         b = int(diff[0])
         idx = np.flatnonzero(after[b] != before[b])
         raise AssertionError(
-            f"information leak: seat {seat}, row {b}, phase {R.PHASE_NAMES[phase[b]]}: "
+            f"information leak: seat {seat}, row {b}, phase {K.PHASE_NAMES[phase[b]]}: "
             f"exchanging hidden cards {swaps.get(b)} (global ids) changed "
             f"{[obs_block(i) for i in idx]} from {before[b, idx]} to {after[b, idx]}"
         )
@@ -644,8 +648,8 @@ def test_no_hidden_information_leak(seed, action_seed, config, p_stop):
         for seat in range(2):
             check_no_leak(venv, cfg, seat, rng, tested)
         _, mask, *_ = venv.step(choose(mask, rng, p_stop))
-    for ph in (R.PHASE_EXCHANGE, R.PHASE_LOOK, R.PHASE_PLAY):
-        assert tested[ph] > 0, f"no hidden relabelling tried in phase {R.PHASE_NAMES[ph]}"
+    for ph in (K.PHASE_EXCHANGE, K.PHASE_LOOK, K.PHASE_PLAY):
+        assert tested[ph] > 0, f"no hidden relabelling tried in phase {K.PHASE_NAMES[ph]}"
 
 
 def carte_blanche_deck(rng, holder: int) -> list[int]:
@@ -675,7 +679,7 @@ def test_unclaimed_carte_blanche_stays_secret(seed, action_seed, first_exchanger
     decks = [carte_blanche_deck(rng, b % 4 // 2) for b in range(n)]
     dealers = [int(x) for x in rng.integers(0, 2, size=n)]
     _, mask, _ = venv.reset(options={"deck": decks, "dealer": dealers})
-    assert (field(venv.state, "phase") == R.PHASE_CLAIM).all()
+    assert (field(venv.state, "phase") == K.PHASE_CLAIM).all()
     tested: Counter = Counter()
     claimed = np.zeros(n, np.int64)
     for t in range(MAX_DEAL_STEPS):
@@ -683,14 +687,14 @@ def test_unclaimed_carte_blanche_stays_secret(seed, action_seed, first_exchanger
         for seat in range(2):
             check_no_leak(venv, cfg, seat, rng, tested)
         actions = choose(mask, rng, 0.4)
-        asking = mask[:, R.ACTION_CLAIM].astype(bool)
+        asking = mask[:, K.ACTION_CLAIM].astype(bool)
         even = np.arange(n) % 2 == 0
-        actions[asking] = np.where(even, R.ACTION_CLAIM, R.ACTION_DONT_CLAIM)[asking]
+        actions[asking] = np.where(even, K.ACTION_CLAIM, K.ACTION_DONT_CLAIM)[asking]
         # count the first deal's decisions only: a later deal may deal another carte blanche
         claimed += asking & (field(venv.state, "deal_no") == 0)
         _, mask, *_ = venv.step(actions)
     assert (claimed == 1).all(), f"claim decisions per row: {claimed}"
-    assert tested[R.PHASE_CLAIM] > 0 and tested["carte blanche changed"] > 0, tested
+    assert tested[K.PHASE_CLAIM] > 0 and tested["carte blanche changed"] > 0, tested
 
 
 def test_leak_check_can_fail():

@@ -15,7 +15,12 @@ from harness import act
 
 import cardenvs
 from cardenvs.core.cards import parse_cards
+from cardenvs.core.game import layout_offsets, layout_table
 from cardenvs.games import piquet
+from cardenvs.games.piquet import cards as CD
+from cardenvs.games.piquet import config as C
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import layout as L
 from cardenvs.games.piquet import rules as R
 
 GOLDEN = Path(__file__).parent / "golden" / "piquet"
@@ -27,7 +32,7 @@ def new_env(**config):
 
 
 def field(core, name):
-    return R.field(core._engine.state, name)[0]
+    return L.field(core._engine.state, name)[0]
 
 
 def deal(core_env, elder, younger, talon, dealer=1):
@@ -51,13 +56,13 @@ def play_out(env, core, scripts):
 
 
 def obs_block(obs, name):
-    off = R.layout_offsets(R.OBS_LAYOUT)[name]
-    size = {f.name: f.size for f in R.OBS_LAYOUT}[name]
+    off = layout_offsets(L.OBS_LAYOUT)[name]
+    size = {f.name: f.size for f in L.OBS_LAYOUT}[name]
     return obs[off : off + size]
 
 
 def plane_cards(plane):
-    return {R.gid(i) for i in np.flatnonzero(plane)}
+    return {CD.gid(i) for i in np.flatnonzero(plane)}
 
 
 # --- worked examples (spec 2.8: "Check: CAV example 28/23 and PAG example 41/11") -------------
@@ -287,7 +292,7 @@ def test_exchange__dealer_first_when_configured():
     assert core.agent_selection == "player_0"
     act(env, core, "discard 7C", "stop", "dont_look")  # elder takes 8D and then looks or not
     assert core.agent_selection == "player_0"  # elder still leads
-    assert field(core, "phase") == R.PHASE_PLAY
+    assert field(core, "phase") == K.PHASE_PLAY
 
 
 # --- carte blanche timing (2.3) ---------------------------------------------------------------
@@ -318,7 +323,7 @@ def test_pique__elder_reaches_thirty_before_younger_scores():
     assert field(core, "bonus").tolist() == [0, 0]
     act(env, core, "play AD")  # the 30th point: pique, 30 becomes 60
     assert field(core, "deal_score").tolist() == [60, 0]
-    assert field(core, "bonus").tolist() == [R.BONUS_PIQUE, 0]
+    assert field(core, "bonus").tolist() == [K.BONUS_PIQUE, 0]
 
 
 def test_pique__not_when_younger_has_scored():
@@ -359,7 +364,7 @@ CAPOT_LEADS = "AS KS QS JS 10S 9S 8S AH KH QH AD AC".split()
 def test_capot__all_twelve_tricks_score_forty(config, expected):
     env, core = deal(new_env(episode="deal", **config), CAPOT_E, CAPOT_Y, CAPOT_T)
     act(env, core, *CAPOT_PLAN)
-    assert field(core, "bonus").tolist() == [R.BONUS_REPIQUE, 0]
+    assert field(core, "bonus").tolist() == [K.BONUS_REPIQUE, 0]
     play_out(env, core, {0: list(CAPOT_LEADS)})
     assert core.record()["deals"][0]["points"] == expected
 
@@ -406,12 +411,12 @@ def test_partie_result__rejects_bad_scores(bad):
 
 
 def _state_at_deal(deal_no, totals, partie="six_deals"):
-    cfg = R.Config(partie=partie).to_array()
-    s = R.new_state(1)
-    R.field(s, "deal_no")[0] = deal_no
-    R.field(s, "dealer")[0] = 0
-    R.field(s, "total")[0] = totals
-    R.field(s, "key")[0] = np.uint64(7)
+    cfg = C.Config(partie=partie).to_array()
+    s = L.new_state(1)
+    L.field(s, "deal_no")[0] = deal_no
+    L.field(s, "dealer")[0] = 0
+    L.field(s, "total")[0] = totals
+    L.field(s, "key")[0] = np.uint64(7)
     return s, cfg
 
 
@@ -429,26 +434,26 @@ def _state_at_deal(deal_no, totals, partie="six_deals"):
 def test_partie__six_deals_then_two_tie_breakers(deal_no, totals, over, winner):
     s, cfg = _state_at_deal(deal_no, totals)
     R._end_deal(s, 0, cfg)
-    assert (R.field(s, "phase")[0] == R.PHASE_OVER) == over
+    assert (L.field(s, "phase")[0] == K.PHASE_OVER) == over
     if over:
-        assert R.field(s, "winner")[0] == winner
+        assert L.field(s, "winner")[0] == winner
     else:
-        assert R.field(s, "deal_no")[0] == deal_no + 1
-        assert R.field(s, "dealer")[0] == 1  # the deal alternates
+        assert L.field(s, "deal_no")[0] == deal_no + 1
+        assert L.field(s, "dealer")[0] == 1  # the deal alternates
 
 
 def test_partie__four_deal_variant_doubles_first_and_fourth():
     s, cfg = _state_at_deal(0, [0, 0], partie="four_deals")
-    R.field(s, "deal_score")[0] = [20, 7]
-    R.field(s, "tricks")[0] = [6, 6]
+    L.field(s, "deal_score")[0] = [20, 7]
+    L.field(s, "tricks")[0] = [6, 6]
     R._end_deal(s, 0, cfg)
-    assert R.field(s, "total")[0].tolist() == [40, 14]
+    assert L.field(s, "total")[0].tolist() == [40, 14]
     s, cfg = _state_at_deal(3, [100, 90], partie="four_deals")
-    R.field(s, "deal_score")[0] = [5, 30]
-    R.field(s, "tricks")[0] = [6, 6]
+    L.field(s, "deal_score")[0] = [5, 30]
+    L.field(s, "tricks")[0] = [6, 6]
     R._end_deal(s, 0, cfg)
-    assert R.field(s, "total")[0].tolist() == [110, 150]
-    assert R.field(s, "phase")[0] == R.PHASE_OVER and R.field(s, "winner")[0] == 1
+    assert L.field(s, "total")[0].tolist() == [110, 150]
+    assert L.field(s, "phase")[0] == K.PHASE_OVER and L.field(s, "winner")[0] == 1
 
 
 def test_partie__a_random_game_has_six_deals_with_alternating_dealers():
@@ -478,16 +483,16 @@ def test_partie__a_random_game_has_six_deals_with_alternating_dealers():
 
 # --- documentation checked against the code ---------------------------------------------------
 def test_docstring__observation_layout_table_is_generated_from_the_layout():
-    table = R.layout_table(R.OBS_LAYOUT)
-    assert table in R.__doc__
-    assert R.OBS_DIM == sum(f.size for f in R.OBS_LAYOUT)
+    table = layout_table(L.OBS_LAYOUT)
+    assert table in piquet.__doc__
+    assert L.OBS_DIM == sum(f.size for f in L.OBS_LAYOUT)
     env, _ = new_env()
-    assert env.observation_space("player_0")["observation"].shape == (R.OBS_DIM,)
+    assert env.observation_space("player_0")["observation"].shape == (L.OBS_DIM,)
 
 
 def test_docstring__config_table_lists_every_option():
-    for name in R.Config.__dataclass_fields__:
-        assert f"`{name}`" in R.__doc__
+    for name in C.Config.__dataclass_fields__:
+        assert f"`{name}`" in piquet.__doc__
 
 
 def test_helpers__reject_bad_hands():
@@ -530,9 +535,9 @@ def test_carte_blanche__holder_chooses_when_not_automatic(claim):
     act(env, core, "discard 7S", "stop", "dont_look")
     d = piquet.declarations(CB_E, CB_Y)  # the hands did not change in a way that matters here
     assert d["carte_blanche"]["younger"] == 10
-    hand = R.field(core._engine.state, "decl_pts")[0].reshape(2, 3).sum(axis=1)
+    hand = L.field(core._engine.state, "decl_pts")[0].reshape(2, 3).sum(axis=1)
     assert field(core, "deal_score")[1] == hand[1] + (10 if claimed else 0) + (
-        60 if field(core, "bonus")[1] == R.BONUS_REPIQUE else 0
+        60 if field(core, "bonus")[1] == K.BONUS_REPIQUE else 0
     )
 
 

@@ -28,7 +28,10 @@ from pettingzoo.test import api_test, seed_test
 from test_piquet_properties import check_cards, check_no_leak
 
 import cardenvs
-from cardenvs.games.piquet import rules as R
+from cardenvs.core.game import layout_offsets
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import kernels as KN
+from cardenvs.games.piquet import layout as L
 
 GOLDEN = Path(__file__).parent / "golden" / "piquet"
 CAVENDISH = json.loads((GOLDEN / "worked_examples.jsonl").read_text().splitlines()[0])
@@ -49,12 +52,12 @@ def new_env(env_id="piquet-v0", **config):
 
 
 def field(core, name):
-    return R.field(core._engine.state, name)[0]
+    return L.field(core._engine.state, name)[0]
 
 
 def obs_block(obs, name):
-    off = R.layout_offsets(R.OBS_LAYOUT)[name]
-    size = {f.name: f.size for f in R.OBS_LAYOUT}[name]
+    off = layout_offsets(L.OBS_LAYOUT)[name]
+    size = {f.name: f.size for f in L.OBS_LAYOUT}[name]
     return obs[off : off + size]
 
 
@@ -90,7 +93,7 @@ def test_sinking__off_by_default_and_the_actions_are_masked():
 
 def test_declare__elder_first_declare_or_sink_each_category():
     env, core = pique_deal()
-    assert field(core, "phase") == R.PHASE_DECLARE and env.agent_selection == "player_0"
+    assert field(core, "phase") == K.PHASE_DECLARE and env.agent_selection == "player_0"
     assert legal_names(core) == {"declare", "sink"}
     act(env, core, "declare")
     # younger answers elder's call or concedes it
@@ -124,7 +127,7 @@ def test_answer__truthful_or_conceded(answer, expected_win, deal_score):
     act(env, core, "declare", answer, "declare", "answer", "declare", "answer")
     assert field(core, "decl_win")[0] == expected_win
     assert field(core, "deal_score").tolist() == deal_score
-    assert field(core, "phase") == R.PHASE_PLAY and env.agent_selection == "player_0"
+    assert field(core, "phase") == K.PHASE_PLAY and env.agent_selection == "player_0"
 
 
 def test_concede__younger_forfeits_what_he_would_have_won():
@@ -149,7 +152,7 @@ def test_sink__younger_declares_what_elder_sank_and_scores_it():
     act(env, core, "sink", "declare")  # elder silent, younger's 5 spades score
     assert field(core, "decl_win")[0] == 1 and field(core, "deal_score").tolist() == [0, 5]
     act(env, core, "sink", "sink")  # both silent: nobody scores the sequences
-    assert field(core, "decl_win")[1] == R.OUTCOME_NONE
+    assert field(core, "decl_win")[1] == K.OUTCOME_NONE
     act(env, core, "sink", "declare")  # younger's trio of aces
     assert field(core, "deal_score").tolist() == [0, 8]
     assert field(core, "shown")[0] == 0  # elder showed nothing
@@ -165,14 +168,14 @@ def test_repique__in_reckoning_order_with_sinking():
     act(env, core, "play JS", "play KC", "play 10S", "play 10D", "play AH", "play JH")
     act(env, core, "play AD")
     assert field(core, "deal_score").tolist() == [60, 0]
-    assert field(core, "bonus").tolist() == [R.BONUS_PIQUE, 0]
+    assert field(core, "bonus").tolist() == [K.BONUS_PIQUE, 0]
 
 
 def test_au_cent__a_declaration_can_reach_the_target():
     env, core = new_env("piquet_au_cent-v0")
     deck = (PIQUE_E + " " + PIQUE_Y + " " + PIQUE_T).split()
     env.reset(seed=0, options={"deck": deck, "dealer": 1})
-    R.field(core._engine.state, "total")[0] = [90, 0]
+    L.field(core._engine.state, "total")[0] = [90, 0]
     act(env, core, "discard 7C", "stop", "stop", "dont_look", "declare", "answer")
     assert not core._over()  # 95
     act(env, core, "declare", "answer")  # the quint: 110
@@ -239,7 +242,7 @@ def test_information__a_concession_looks_like_good_when_younger_is_short():
         act(env, core, "declare", answer)
         views[answer] = [core.observe(f"player_{s}")["observation"] for s in (0, 1)]
         assert field(core, "decl_call")[0] == (
-            R.CALL_ANSWERED if answer == "answer" else R.CALL_CONCEDED
+            K.CALL_ANSWERED if answer == "answer" else K.CALL_CONCEDED
         )
     for s in (0, 1):
         assert np.array_equal(views["answer"][s], views["concede"][s])
@@ -272,13 +275,13 @@ def test_random_play__no_leak_and_cards_conserved(env_id):
     tested: Counter = Counter()
     for t in range(60):
         check_cards(venv.state, f"step {t}: ")
-        live = R.field(venv.state, "phase") != R.PHASE_OVER
+        live = L.field(venv.state, "phase") != K.PHASE_OVER
         assert (mask.sum(axis=1) > 0).tolist() == live.tolist()
         for seat in range(2):
             check_no_leak(venv, cfg, seat, rng, tested)
         legal = mask.astype(bool)
         _, mask, *_ = venv.step(np.where(legal, rng.random(legal.shape), -1).argmax(axis=1))
-    assert tested[R.PHASE_DECLARE] > 0 and tested[R.PHASE_PLAY] > 0
+    assert tested[K.PHASE_DECLARE] > 0 and tested[K.PHASE_PLAY] > 0
 
 
 @pytest.mark.parametrize("steps", [9, 12, 14, 30])
@@ -295,14 +298,14 @@ def test_determinize__keeps_the_calls_and_redraws_the_rest(steps):
     for seat in (0, 1):
         for _ in range(6):
             _, d = determinize_and_check(env, seat, rng)
-            t = R.new_state(1)
+            t = L.new_state(1)
             for name in ("dealer", "cb_claim", "decl_call", "total"):
-                R.field(t, name)[0] = R.field(d, name)[0]
-            R.field(t, "hand")[0] = R.field(d, "hand")[0] | R.field(d, "played")[0]
-            R.field(t, "decl_win")[0] = R.OUTCOME_PENDING
-            R.declare_row(t, 0, core.config.to_array())
+                L.field(t, name)[0] = L.field(d, name)[0]
+            L.field(t, "hand")[0] = L.field(d, "hand")[0] | L.field(d, "played")[0]
+            L.field(t, "decl_win")[0] = K.OUTCOME_PENDING
+            KN.declare_row(t, 0, core.config.to_array())
             for name in ("decl_win", "calls", "decl_pts"):
-                assert R.field(t, name)[0].tolist() == R.field(d, name)[0].tolist(), name
+                assert L.field(t, name)[0].tolist() == L.field(d, name)[0].tolist(), name
             views.add(sim.observe(d, 1 - seat).tobytes())
     assert len(views) > 2  # the other seat's hand was redrawn
 
@@ -328,8 +331,8 @@ def test_vector__rows_equal_aec(env_id, config):
 
 def test_vector__autoreset():
     def fresh(vec, b):
-        assert R.field(vec.state, "deal_no")[b] == 0
-        assert R.field(vec.state, "decl_call")[b].tolist() == [R.CALL_OPEN] * 3
+        assert L.field(vec.state, "deal_no")[b] == 0
+        assert L.field(vec.state, "decl_call")[b].tolist() == [K.CALL_OPEN] * 3
 
     check_autoreset(
         "piquet-v0",

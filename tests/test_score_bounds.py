@@ -30,8 +30,11 @@ from cardenvs.games.esel import layout as EL
 from cardenvs.games.four_aces import config as FAC
 from cardenvs.games.four_aces import constants as FA
 from cardenvs.games.four_aces import layout as FAL
-from cardenvs.games.piquet import multi as M
-from cardenvs.games.piquet import rules as R
+from cardenvs.games.piquet import config as C
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import layout as L
+from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import layout as ML
 
 INT16 = np.iinfo(np.int16)
 INT8 = np.iinfo(np.int8)
@@ -91,9 +94,9 @@ PARTIE_DEAL_WEIGHTS = max(6 + 2, (2 + 1 + 1 + 2) + 2)
 def piquet_deal_max(cfg_cls, redouble_factor=None) -> tuple[int, int]:
     """(one seat's, both seats') largest points in one deal under ``cfg_cls``'s widest
     options; ``redouble_factor`` overrides the option's bound (to show what 64 would do)."""
-    h = R.HAND
-    bonus = max(R.PIQUE_BONUS, R.REPIQUE_BONUS)  # one per deal: the other needs both unset
-    if cfg_cls is R.AuctionConfig:
+    h = K.HAND
+    bonus = max(K.PIQUE_BONUS, K.REPIQUE_BONUS)  # one per deal: the other needs both unset
+    if cfg_cls is C.AuctionConfig:
         factor = max(
             high(cfg_cls, "double_factor"),
             high(cfg_cls, "redouble_factor") if redouble_factor is None else redouble_factor,
@@ -103,19 +106,19 @@ def piquet_deal_max(cfg_cls, redouble_factor=None) -> tuple[int, int]:
         end = factor * max(made, failed)  # the contract, to one seat (3.2 items 10, 11)
         play_seat = play_both = h + 1  # 1 a trick won, + 1 extra for the last (item 9)
     else:
-        end = max(R.CARDS_BONUS, R.CAPOT_BONUS)
+        end = max(K.CARDS_BONUS, K.CAPOT_BONUS)
         # a lead or a capture each trick, + 1 for the last; ten_for_last: 1 a trick, 10 last
         play_seat = max(h + 1, (h - 1) + 10)
         play_both = max(2 * h + 1, (h - 1) + 10)
     decl = declarations_max(h)  # each category to one seat (an equal best cancels it)
-    seat = R.CARTE_BLANCHE + decl + bonus + play_seat + end
-    both = 2 * R.CARTE_BLANCHE + decl + bonus + play_both + end
+    seat = K.CARTE_BLANCHE + decl + bonus + play_seat + end
+    both = 2 * K.CARTE_BLANCHE + decl + bonus + play_both + end
     return seat, both
 
 
 def piquet_bounds(cfg_cls, redouble_factor=None) -> dict[str, tuple[int, int]]:
     seat, both = piquet_deal_max(cfg_cls, redouble_factor)
-    if cfg_cls is R.AuCentConfig:
+    if cfg_cls is C.AuCentConfig:
         # a game runs to the target, ties at the target play on, at most max_deals deals
         deals = high(cfg_cls, "max_deals")
         total = deals * seat
@@ -132,21 +135,21 @@ def piquet_bounds(cfg_cls, redouble_factor=None) -> dict[str, tuple[int, int]]:
         "total": (0, total),
         "last_points": (0, last),
         "result_points": (0, max(result, seat)),  # episode="deal": the deal's difference
-        "decl_pts": (0, max(8, 3 * R.HAND, (14 * R.HAND) // 4)),
+        "decl_pts": (0, max(8, 3 * K.HAND, (14 * K.HAND) // 4)),
     }
 
 
 @pytest.mark.parametrize(
     "cfg_cls, commented",
     [
-        (R.Config, {"deal_score": 217, "total": 1736, "result_points": 2848}),
-        (R.AuCentConfig, {"deal_score": 217, "total": 21700, "result_points": 21700}),
-        (R.AuctionConfig, {"deal_score": 2569, "total": 20552, "result_points": 21632}),
+        (C.Config, {"deal_score": 217, "total": 1736, "result_points": 2848}),
+        (C.AuCentConfig, {"deal_score": 217, "total": 21700, "result_points": 21700}),
+        (C.AuctionConfig, {"deal_score": 2569, "total": 20552, "result_points": 21632}),
     ],
 )
 def test_piquet__every_score_fits_int16(cfg_cls, commented):
     bounds = piquet_bounds(cfg_cls)
-    assert {name for name, arr, *_ in R.STATE_FIELDS if arr == "v"} == set(bounds)
+    assert {name for name, arr, *_ in L.STATE_FIELDS if arr == "v"} == set(bounds)
     check_fits(cfg_cls.__name__, bounds)
     assert {k: bounds[k][1] for k in commented} == commented  # as commented in STATE_FIELDS
     assert bounds["decl_pts"][1] == 42
@@ -155,22 +158,22 @@ def test_piquet__every_score_fits_int16(cfg_cls, commented):
 def test_piquet__the_bound_sees_the_issue_config():
     """The derivation is not vacuous: with the old bound of 64 on the redouble factor it
     overflows, as the issue's game did."""
-    _, hi = piquet_bounds(R.AuctionConfig, redouble_factor=64)["total"]
+    _, hi = piquet_bounds(C.AuctionConfig, redouble_factor=64)["total"]
     assert hi > INT16.max
-    seat, both = piquet_deal_max(R.AuctionConfig)
+    seat, both = piquet_deal_max(C.AuctionConfig)
     assert (seat, both) == (2569, 2579)  # what the STATE_FIELDS comments state
 
 
 def test_piquet__deal_counters_fit_int8():
     # a partie: 8 deals + the redeals (auction); au cent: max_deals, or a partie of games
-    partie = PARTIE_DEAL_WEIGHTS + high(R.AuctionConfig, "max_redeals")
-    au_cent = max(high(R.AuCentConfig, "max_deals"), R.PARTIE_MAX_GAMES * R.PARTIE_MAX_DEALS)
+    partie = PARTIE_DEAL_WEIGHTS + high(C.AuctionConfig, "max_redeals")
+    au_cent = max(high(C.AuCentConfig, "max_deals"), K.PARTIE_MAX_GAMES * K.PARTIE_MAX_DEALS)
     check_fits("piquet deal_no", {"deal_no": (0, max(partie, au_cent) - 1)}, INT8)
 
 
 def test_au_cent_partie__max_deals_is_bounded():
     with pytest.raises(ValueError, match="max_deals"):
-        R.AuCentConfig(au_cent_partie=True, max_deals=R.PARTIE_MAX_DEALS + 1)
+        C.AuCentConfig(au_cent_partie=True, max_deals=K.PARTIE_MAX_DEALS + 1)
 
 
 def _issue_game(seed: int, **config):
@@ -222,14 +225,14 @@ def test_issue_30__auction_redoubled_totals_do_not_wrap():
     what is allowed; if it is ever accepted again, the game must come out exact."""
     config = {"redouble_factor": 64, "auction_make_bonus": 100, "reward": "score"}
     try:
-        R.AuctionConfig(**config)
+        C.AuctionConfig(**config)
     except ValueError as e:
         assert "redouble_factor" in str(e) and "1..16" in str(e), str(e)
         with pytest.raises(ValueError, match="redouble_factor"):
             cardenvs.make(AUCTION, **config)
         return
     record, rewards = _issue_game(5, **config)
-    check_exact_partie(record, rewards, R.AuctionConfig().rubicon)
+    check_exact_partie(record, rewards, C.AuctionConfig().rubicon)
 
 
 @pytest.mark.parametrize("partie", ["six_deals", "four_deals"])
@@ -238,10 +241,10 @@ def test_auction__largest_legal_factors_add_up_exactly(partie, seed):
     """The issue's game at the largest factors now allowed (×16 doubled and redoubled, make
     bonus 100, Rubicon 1000): big redoubled contracts every deal, exact totals and result."""
     config = {
-        "double_factor": high(R.AuctionConfig, "double_factor"),
-        "redouble_factor": high(R.AuctionConfig, "redouble_factor"),
-        "auction_make_bonus": high(R.AuctionConfig, "auction_make_bonus"),
-        "rubicon": high(R.AuctionConfig, "rubicon"),
+        "double_factor": high(C.AuctionConfig, "double_factor"),
+        "redouble_factor": high(C.AuctionConfig, "redouble_factor"),
+        "auction_make_bonus": high(C.AuctionConfig, "auction_make_bonus"),
+        "rubicon": high(C.AuctionConfig, "rubicon"),
         "partie": partie,
         "reward": "score",
     }
@@ -253,43 +256,43 @@ def test_auction__largest_legal_factors_add_up_exactly(partie, seed):
 
 # --- Piquet normand and partnership Piquet -------------------------------------------------------
 def multi_bounds() -> dict[str, tuple[int, int]]:
-    bonus = max(M.PIQUE_BONUS, M.REPIQUE_BONUS)  # one per deal (every side's must be unset)
+    bonus = max(MK.PIQUE_BONUS, MK.REPIQUE_BONUS)  # one per deal (every side's must be unset)
     # normand: one player of 10 cards (the dealer keeps 10 after his exchange); 10 tricks,
     # a lead or a capture each + 1 for the last; capot 20
     normand = (
-        M.CARTE_BLANCHE
-        + declarations_max(M.NORMAND_HAND)
+        MK.CARTE_BLANCHE
+        + declarations_max(MK.NORMAND_HAND)
         + bonus
-        + M.NORMAND_HAND
+        + MK.NORMAND_HAND
         + 1
-        + max(M.CARDS_BONUS, M.NORMAND_CAPOT)
+        + max(MK.CARDS_BONUS, MK.NORMAND_CAPOT)
     )
     # partnership: a side of two 8-card hands (both may hold carte blanche; each category
     # goes to one player); a side scores at most 1 a trick (its lead, or the capture of an
     # opponent's lead) + 1 for the last; capot 40
     side = (
-        2 * M.CARTE_BLANCHE
-        + declarations_max(M.PARTNERSHIP_HAND)
+        2 * MK.CARTE_BLANCHE
+        + declarations_max(MK.PARTNERSHIP_HAND)
         + bonus
-        + M.PARTNERSHIP_HAND
+        + MK.PARTNERSHIP_HAND
         + 1
-        + max(M.CARDS_BONUS, M.PARTNERSHIP_CAPOT)
+        + max(MK.CARDS_BONUS, MK.PARTNERSHIP_CAPOT)
     )
     deal = max(normand, side)
     return {
         "deal_score": (0, deal),
-        "total": (0, M.MAX_DEALS * deal),  # ties at the target play on, up to MAX_DEALS
+        "total": (0, MK.MAX_DEALS * deal),  # ties at the target play on, up to MAX_DEALS
         "last_points": (0, deal),
-        "decl_pts": (0, max(8, 3 * M.NORMAND_HAND, (14 * M.NORMAND_HAND) // 4)),
+        "decl_pts": (0, max(8, 3 * MK.NORMAND_HAND, (14 * MK.NORMAND_HAND) // 4)),
     }
 
 
 def test_piquet_multi__every_score_fits_int16():
     bounds = multi_bounds()
-    assert {name for name, arr, *_ in M.STATE_FIELDS if arr == "v"} == set(bounds)
+    assert {name for name, arr, *_ in ML.STATE_FIELDS if arr == "v"} == set(bounds)
     check_fits("piquet multi", bounds)
     assert bounds["deal_score"][1] == 199 and bounds["total"][1] == 23880  # as commented
-    check_fits("piquet multi deal_no", {"deal_no": (0, M.MAX_DEALS)}, INT8)
+    check_fits("piquet multi deal_no", {"deal_no": (0, MK.MAX_DEALS)}, INT8)
 
 
 # --- Esel --------------------------------------------------------------------------------------

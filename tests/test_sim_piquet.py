@@ -15,9 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardenvs
+from cardenvs.core.cards import format_card
 from cardenvs.core.sim import Simulator
-from cardenvs.games.piquet import rules as R
-from cardenvs.games.piquet.rules import field
+from cardenvs.games.piquet import cards as CD
+from cardenvs.games.piquet import config as C
+from cardenvs.games.piquet import constants as K
+from cardenvs.games.piquet import kernels as KN
+from cardenvs.games.piquet import layout as L
+from cardenvs.games.piquet.layout import field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.ismcts import ISMCTSAgent  # noqa: E402
@@ -60,9 +65,9 @@ def talon_drawers(s, config) -> list[int]:
     ph = int(field(s, "phase")[0])
     elder = 1 - int(field(s, "dealer")[0])
     x1 = 1 - elder if config.get("first_exchanger") == "dealer" else elder
-    x1_done = ph >= R.PHASE_LOOK or (ph == R.PHASE_EXCHANGE and int(field(s, "exch")[0]) == 1)
+    x1_done = ph >= K.PHASE_LOOK or (ph == K.PHASE_EXCHANGE and int(field(s, "exch")[0]) == 1)
     k1 = int(field(s, "xcount")[0, x1]) if x1_done else 0
-    k2 = int(field(s, "xcount")[0, 1 - x1]) if ph >= R.PHASE_LOOK else 0
+    k2 = int(field(s, "xcount")[0, 1 - x1]) if ph >= K.PHASE_LOOK else 0
     return [x1] * k1 + [1 - x1] * k2 + [-1] * (8 - k1 - k2)
 
 
@@ -73,7 +78,7 @@ def inconsistencies(d, before, seat: int, config: dict) -> list[str]:
     played), his voids and declarations respected, the talon structure kept."""
     bad = []
     opp = 1 - seat
-    for name, _, _, _ in R.STATE_FIELDS:
+    for name, _, _, _ in L.STATE_FIELDS:
         a, b = field(before, name)[0], field(d, name)[0]
         if name not in PRIVATE and not np.array_equal(a, b):
             bad.append(f"public field {name} changed")
@@ -119,13 +124,13 @@ def inconsistencies(d, before, seat: int, config: dict) -> list[str]:
     if config.get("carte_blanche_auto", True) and int(field(d, "cb_claim")[0, opp]) == 0:
         if not int(field(d, "dealt")[0, opp]) & FACES:
             bad.append("an unclaimed (automatic) carte blanche")
-    if int(field(d, "phase")[0]) >= R.PHASE_PLAY:
-        t = R.new_state(1)
+    if int(field(d, "phase")[0]) >= K.PHASE_PLAY:
+        t = L.new_state(1)
         field(t, "dealer")[0] = field(d, "dealer")[0]
         field(t, "cb_claim")[0] = field(d, "cb_claim")[0]
         field(t, "hand")[0] = field(d, "hand")[0] | field(d, "played")[0]
-        field(t, "decl_win")[0] = R.OUTCOME_NONE
-        R.declare_row(t, 0, R.Config.from_kwargs(**config).to_array())
+        field(t, "decl_win")[0] = K.OUTCOME_NONE
+        KN.declare_row(t, 0, C.Config.from_kwargs(**config).to_array())
         for name in DECL_PUBLIC:
             if not np.array_equal(field(t, name)[0], field(d, name)[0]):
                 bad.append(f"the hands do not give the declarations' {name}")
@@ -198,7 +203,7 @@ def test_sim_piquet__consistency_checks_can_fail():
         while core.legal_actions():
             env.step(int(rng.choice(core.legal_actions())))
             s = core.state_copy()
-            if int(field(s, "phase")[0]) != R.PHASE_PLAY or not int(field(s, "void")[0, 1]):
+            if int(field(s, "phase")[0]) != K.PHASE_PLAY or not int(field(s, "void")[0, 1]):
                 continue
             suit = cards(int(field(s, "void")[0, 1]))[0]  # bit k = suit k
             hidden = int(field(s, "discards")[0, 1]) & SUIT[suit]
@@ -233,8 +238,8 @@ def test_sim_piquet__void_is_set_when_a_player_fails_to_follow_and_reset_each_de
             deal = int(field(t, "deal_no")[0])
             assert not field(t, "void")[0].any()
             continue
-        if led >= 0 and a >= R.ACTION_PLAY and a < R.ACTION_STOP:
-            card = int(R.gid(a - R.ACTION_PLAY))
+        if led >= 0 and a >= K.ACTION_PLAY and a < K.ACTION_STOP:
+            card = int(CD.gid(a - K.ACTION_PLAY))
             before = int(field(s, "void")[0, seat])
             after = int(field(t, "void")[0, seat])
             if card // 13 != led // 13:
@@ -250,20 +255,20 @@ def test_sim_piquet__a_shown_carte_blanche_is_kept():
     """Opponent's dealt hand public (carte blanche shown): it is kept exactly, only which of
     its cards he discarded is redrawn."""
     cb = "7S 8S 9S 10S AS 7H 8H 9H 10H AH 7D 8D".split()
-    rest = [R.format_card(c) for c in R.DECK.cards.tolist() if R.format_card(c) not in cb]
+    rest = [format_card(c) for c in K.DECK.cards.tolist() if format_card(c) not in cb]
     env = cardenvs.make(GAME)
     env.reset(seed=0, options={"deck": rest[:12] + cb + rest[12:], "dealer": 1})
     core = env.unwrapped
     # elder (seat 0) discards 3 and stops; younger (seat 1, carte blanche) discards 2
     rng = np.random.default_rng(3)
     for _ in range(3):
-        env.step(int([a for a in core.legal_actions() if a < R.ACTION_PLAY][0]))
-    env.step(R.ACTION_STOP)
+        env.step(int([a for a in core.legal_actions() if a < K.ACTION_PLAY][0]))
+    env.step(K.ACTION_STOP)
     s = core.state_copy()
     assert int(field(s, "cb_shown")[0, 1]) != 0
     for _ in range(2):
-        env.step(int([a for a in core.legal_actions() if a < R.ACTION_PLAY][0]))
-    env.step(R.ACTION_STOP)
+        env.step(int([a for a in core.legal_actions() if a < K.ACTION_PLAY][0]))
+    env.step(K.ACTION_STOP)
     walk(env, rng, 3)
     s = core.state_copy()
     discs = set()

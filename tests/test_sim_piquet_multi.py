@@ -20,8 +20,13 @@ from test_piquet_normand import TRICKS as NORMAND_TRICKS
 
 import cardenvs
 from cardenvs.core.sim import Simulator
-from cardenvs.games.piquet import multi as M
-from cardenvs.games.piquet.multi import field
+from cardenvs.games.piquet import cards as CD
+from cardenvs.games.piquet.multi import config as MC
+from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import kernels as MKN
+from cardenvs.games.piquet.multi import layout as ML
+from cardenvs.games.piquet.multi import search as MS
+from cardenvs.games.piquet.multi.layout import field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.ismcts import ISMCTSAgent  # noqa: E402
@@ -44,7 +49,7 @@ DECL_PUBLIC = ("decl_win", "decl_pts", "shown")
 
 
 def sizes(game: str) -> tuple[int, int]:
-    return (3, M.NORMAND_HAND) if game == NORMAND else (4, M.PARTNERSHIP_HAND)
+    return (3, MK.NORMAND_HAND) if game == NORMAND else (4, MK.PARTNERSHIP_HAND)
 
 
 def f(s, name: str):
@@ -74,7 +79,7 @@ def inconsistencies(d, before, seat: int, game: str, config: dict) -> list[str]:
     normand = game == NORMAND
     bad = []
     phase, dealer = int(f(d, "phase")), int(f(d, "dealer"))
-    for name, _, _, _ in M.STATE_FIELDS:
+    for name, _, _, _ in ML.STATE_FIELDS:
         a, b = f(before, name), f(d, name)
         if name not in PRIVATE and not np.array_equal(a, b):
             bad.append(f"public field {name} changed")
@@ -89,7 +94,7 @@ def inconsistencies(d, before, seat: int, game: str, config: dict) -> list[str]:
         bad.append("own packet moved")
     deck = [int(c) for c in f(d, "deck")]
     talon = deck[p * h :]
-    exch_done = normand and phase != M.PHASE_EXCHANGE
+    exch_done = normand and phase != MK.PHASE_EXCHANGE
     if (
         normand
         and seat == dealer
@@ -126,12 +131,12 @@ def inconsistencies(d, before, seat: int, game: str, config: dict) -> list[str]:
         for suit in range(4):
             if (int(f(d, "void")[t]) >> suit) & 1 and hand & SUIT[suit]:
                 bad.append(f"seat {t} holds a card of suit {suit}, which he failed to follow")
-        cb = int(bool(cfg[M.K_CB]) and dealt != 0 and not dealt & FACES)
+        cb = int(bool(cfg[MC.K_CB]) and dealt != 0 and not dealt & FACES)
         if int(f(d, "cb")[t]) != cb:
             bad.append(f"cb[{t}] disagrees with the dealt hand")
-        if phase >= M.PHASE_PLAY and cb != int(f(before, "cb")[t]):
+        if phase >= MK.PHASE_PLAY and cb != int(f(before, "cb")[t]):
             bad.append(f"seat {t}'s carte blanche (public from the play) changed")
-    if phase >= M.PHASE_PLAY:
+    if phase >= MK.PHASE_PLAY:
         t_ = Simulator.copy_row(d, 0)
         for t in range(p):
             if in_deal(d, t):
@@ -139,8 +144,8 @@ def inconsistencies(d, before, seat: int, game: str, config: dict) -> list[str]:
                 field(t_, "hand")[0, t] = f(d, "hand")[t] | f(d, "played")[t]
         for name in ("shown", "decl_pts", "deal_score", "bonus"):
             field(t_, name)[0] = 0
-        field(t_, "decl_win")[0] = M.OUTCOME_NONE
-        M.declare_row(t_, 0, cfg)
+        field(t_, "decl_win")[0] = MK.OUTCOME_NONE
+        MKN.declare_row(t_, 0, cfg)
         for name in DECL_PUBLIC:
             if not np.array_equal(f(t_, name), f(d, name)):
                 bad.append(f"the hands do not give the declarations' {name}")
@@ -192,7 +197,7 @@ def test_sim_piquet_multi__every_step_of_a_game_determinizes_consistently(game, 
         assert inconsistencies(d, before, seat, game, config) == []
         phases.add(int(f(before, "phase")))
         env.step(int(rng.choice(core.legal_actions())))
-    assert M.PHASE_PLAY in phases and (game == PARTNERSHIP or M.PHASE_EXCHANGE in phases)
+    assert MK.PHASE_PLAY in phases and (game == PARTNERSHIP or MK.PHASE_EXCHANGE in phases)
 
 
 @pytest.mark.parametrize("game, config", CASES)
@@ -235,10 +240,10 @@ def test_sim_piquet_multi__the_dealers_discards_and_talon_are_redrawn_for_the_ot
     env.reset(seed=3)
     core = env.unwrapped
     dealer = int(f(core.state_copy(), "dealer"))
-    act(env, core, next(core.action_name(a) for a in core.legal_actions() if a < M.ACTION_PLAY))
+    act(env, core, next(core.action_name(a) for a in core.legal_actions() if a < MK.ACTION_PLAY))
     act(env, core, "stop")
     s = core.state_copy()
-    assert int(f(s, "phase")) == M.PHASE_PLAY and int(f(s, "talon_pos")) == 1
+    assert int(f(s, "phase")) == MK.PHASE_PLAY and int(f(s, "talon_pos")) == 1
     rng = np.random.default_rng(0)
     other = (dealer + 1) % 3
     discs, seens = set(), set()
@@ -267,7 +272,7 @@ def test_sim_piquet_multi__the_fallback_walk_keeps_every_guarantee(game, config,
     """With no uniform draw allowed, the fallback (swaps of hidden cards from the true deal,
     each kept only if the deal stays consistent) still gives consistent copies, and moves
     cards away from the true deal."""
-    monkeypatch.setattr(M, "DETERMINIZE_TRIES", 0)
+    monkeypatch.setattr(MS, "DETERMINIZE_TRIES", 0)
     env = cardenvs.make(game, **config)
     env.reset(seed=6)
     core = env.unwrapped
@@ -319,7 +324,7 @@ def test_sim_piquet_multi__a_dead_packet_is_hidden_from_everybody():
             act(env, core, f"play {card}")
     walk(env, np.random.default_rng(0), 6)
     s = core.state_copy()
-    assert list(f(s, "finished")[:3]) == [0, 0, 1] and int(f(s, "phase")) == M.PHASE_PLAY
+    assert list(f(s, "finished")[:3]) == [0, 0, 1] and int(f(s, "phase")) == MK.PHASE_PLAY
     rng = np.random.default_rng(1)
     dead_pos = ((2 - int(f(s, "dealer")) - 1) % 3) * 10
     for seat in (0, 1, 2):
@@ -350,8 +355,8 @@ def test_sim_piquet_multi__void_is_set_when_a_player_fails_to_follow_and_reset_e
                 deal = int(f(t, "deal_no"))
                 assert not f(t, "void").any()
                 continue
-            if led >= 0 and M.ACTION_PLAY <= a < M.ACTION_STOP:
-                card = int(M.gid(a - M.ACTION_PLAY))
+            if led >= 0 and MK.ACTION_PLAY <= a < MK.ACTION_STOP:
+                card = int(CD.gid(a - MK.ACTION_PLAY))
                 before, after = int(f(s, "void")[seat]), int(f(t, "void")[seat])
                 if card // 13 != led // 13:
                     found = True
@@ -384,7 +389,7 @@ def test_sim_piquet_multi__consistency_checks_can_fail():
         while core.legal_actions() and not (void_caught and decl_caught):
             env.step(int(rng.choice(core.legal_actions())))
             s = core.state_copy()
-            if int(f(s, "phase")) != M.PHASE_PLAY:
+            if int(f(s, "phase")) != MK.PHASE_PLAY:
                 continue
             assert inconsistencies(s, s, 0, PARTNERSHIP, {}) == []
             for a_, b_ in ((1, 2), (2, 3), (1, 3)):

@@ -629,19 +629,19 @@ def test_multi_step_kernels__each_variant_refuses_the_other_config():
     """Piquet normand and partnership each step through a kernel of their own, with the
     variant's mode, seat count and hand size constants in it; each refuses the other's
     config."""
-    from cardenvs.games.piquet import multi
+    from cardenvs.games.piquet.multi import kernels as multi_kernels
 
     normand = cardenvs.make_vector("piquet_normand-v0", 2, seed=0)
     partners = cardenvs.make_vector("partnership_piquet-v0", 2, seed=0)
-    assert normand._step_rows is multi.step_rows_normand
-    assert partners._step_rows is multi.step_rows_partnership
+    assert normand._step_rows is multi_kernels.step_rows_normand
+    assert partners._step_rows is multi_kernels.step_rows_partnership
     normand.reset()
     args = (np.zeros(2, np.int64), True, normand._obs, normand._mask)
     args += (normand._rewards, normand._terminated)
     with pytest.raises(ValueError, match="normand config"):
-        multi.step_rows_normand(normand.state, partners._cfg, *args)
+        multi_kernels.step_rows_normand(normand.state, partners._cfg, *args)
     with pytest.raises(ValueError, match="partnership Piquet config"):
-        multi.step_rows_partnership(normand.state, normand._cfg, *args)
+        multi_kernels.step_rows_partnership(normand.state, normand._cfg, *args)
 
 
 @pytest.mark.parametrize("env_id", cardenvs.GAMES)

@@ -3,7 +3,7 @@
 Rules: ``docs/games/piquet.md`` section 3.2 (the source's "Picket gegen den
 Menschenhandel", a garbled machine translation; almost every rule is reconstructed and each
 reconstruction is an option). The rules are those of ``piquet-v0``
-(``cardenvs.games.piquet.rules``, the same kernels; nothing is copied) except:
+(``cardenvs.games.piquet``, the same kernels; nothing is copied) except:
 
 - **Bidding** (items 2-7), after the exchange and before the declarations by default
   (``bidding``): the first speaker (``first_bidder``, elder) ``pass``es or bids; then the players
@@ -107,17 +107,18 @@ import dataclasses
 
 from ...core.aec import front_ends
 from ..piquet import GAME as _PIQUET
-from ..piquet import rules as R
+from ..piquet.config import AuctionConfig
+from ..piquet.tools import auction_deal_extras, spec_doc
 
-__doc__ = R.spec_doc(__doc__, R.AuctionConfig)
+__doc__ = spec_doc(__doc__, AuctionConfig)
 
-Config = R.AuctionConfig
+Config = AuctionConfig
 GAME = dataclasses.replace(
     _PIQUET,
     name="auction_piquet",
     version=0,
     config_cls=Config,
-    deal_extras=R.auction_deal_extras,
+    deal_extras=auction_deal_extras,
 )
 
 

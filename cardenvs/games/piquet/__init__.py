@@ -1,20 +1,83 @@
-"""Piquet: two-handed Rubicon Piquet (``piquet-v0``). Rules and spec: ``rules``."""
+"""Piquet: two-handed Rubicon Piquet (``piquet-v0``).
+
+Rules: ``docs/games/piquet.md`` (sections 2, 4 and 6; the choices the engine makes where the
+spec is open are listed in ``rules``). The engine's modules: ``constants``, ``config``,
+``layout``, ``rules`` (with ``cards``, ``score``, ``declare``, ``exchange`` and ``auction``),
+``observe``, ``kernels``, ``search``, ``tools`` and ``render``; ``piquet_au_cent-v0`` and
+``auction_piquet-v0`` run on the same kernels, and ``multi`` is the three- and four-handed
+engine.
+
+Episodes and rewards
+--------------------
+| ``episode`` | ``reward`` | reward at the end, per seat |
+|---|---|---|
+| ``"game"`` (default) | ``"win"`` (default) | +1 partie won, −1 lost, 0 drawn |
+| ``"game"`` | ``"score"`` | ± the Rubicon result (winner +points, loser −points) |
+| ``"deal"`` | ``"win"`` | +1 / −1 / 0 by the deal's points |
+| ``"deal"`` | ``"score"`` | own deal points − opponent's deal points |
+
+Rewards are zero-sum and paid on the step that ends the episode.
+
+Actions ({num_actions})
+------------
+{action_table}
+
+Card index = suit * 8 + (rank − 7), suits S, H, D, C, ranks 7 8 9 10 J Q K A.
+
+``options={"deck": [...]}`` lists the 32 cards: elder's 12, younger's 12, then the talon from the
+top (elder draws from the top first, younger then from the top of what is left).
+
+Observation
+-----------
+A flat ``float32`` vector, egocentric ("own" = the observing seat). Card planes use the card
+index above. The table is generated from ``OBS_LAYOUT``:
+
+{obs_table}
+
+Config
+------
+{config_table}
+
+Version history
+---------------
+- v0: first release (two-handed Rubicon Piquet, auto-declared combinations).
+- v0 (issue 6, same id, default play unchanged): actions 69-72 (``declare``, ``sink``,
+  ``answer``, ``concede``) appended, masked off unless ``allow_sinking=True``; phase ``declare``
+  and the ``decl_calls`` block appended to the observation (its dimension grew; the earlier
+  blocks keep their meaning); ``allow_sinking`` appears in a record only when True, so earlier
+  records replay and compare unchanged. Au cent (``piquet_au_cent-v0``) shares these kernels.
+- v0 (issue 6, same id, default play unchanged): actions 73-87 (``pass``, ``bid 7+`` ..
+  ``bid 12-``, ``double``, ``redouble``) appended for ``auction_piquet-v0``, always masked off
+  here; phase ``bid`` and the auction blocks (``contract`` .. ``redeals``, always zero here)
+  appended to the observation.
+- v0 (same id, default play unchanged): kernel options ``declarer_becomes_elder``
+  (``auction_piquet-v0``) and ``au_cent_partie`` (``piquet_au_cent-v0``) appended, not offered
+  here; state fields ``swapped``, ``games_won``, ``games``, ``game_start`` appended. The
+  observation is unchanged (its size too); au cent's partie standing reuses ``contract_by``.
+- v0 (same id, play, observations and records unchanged): state field ``legal`` (the legal set
+  of the seat to act, written with each mask and read to check the next action) added.
+"""
 
 from __future__ import annotations
 
 from ...core.aec import front_ends
 from ...core.game import GameDef
+from . import config, constants, kernels, layout, search, tools
 from . import render as _render
-from . import rules as R
-from .rules import Config, declarations, partie_result
+from .config import Config
+from .tools import declarations, partie_result, spec_doc
+
+__doc__ = spec_doc(__doc__, Config)
 
 
 def num_seats(config) -> int:
     """Two seats whatever the config (module-level, so a ``GameDef`` pickles)."""
-    return R.NUM_SEATS
+    return constants.NUM_SEATS
 
 
-GAME = GameDef.from_rules(R, render=_render.render, num_seats=num_seats)
+GAME = GameDef.from_rules(
+    constants, config, layout, kernels, tools, search, render=_render.render, num_seats=num_seats
+)
 PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
 raw_env = env
 

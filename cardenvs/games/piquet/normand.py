@@ -1,14 +1,16 @@
 """Piquet normand (``piquet_normand-v0``): three-handed Piquet. Rules and spec:
-``games.piquet.multi`` (the engine shared with partnership Piquet, built on ``rules``)."""
+``games.piquet.multi`` (the engine shared with partnership Piquet, built on two-handed Piquet's
+primitives)."""
 
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from . import multi as M
-from .multi import NormandConfig as Config
-from .multi_render import render as _render
+from .multi import game_def
+from .multi.config import NormandConfig as Config
+from .multi.constants import NAME_NORMAND
+from .multi.render import render as _render
 
-GAME = M.game_def(M.NAME_NORMAND, Config, 3, _render)
+GAME = game_def(NAME_NORMAND, Config, 3, _render)
 
 
 PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(

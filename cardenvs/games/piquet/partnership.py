@@ -1,14 +1,16 @@
 """Partnership Piquet (``partnership_piquet-v0``): four-handed Piquet, 2 v 2. Rules and spec:
-``games.piquet.multi`` (the engine shared with Piquet normand, built on ``rules``)."""
+``games.piquet.multi`` (the engine shared with Piquet normand, built on two-handed Piquet's
+primitives)."""
 
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from . import multi as M
-from .multi import PartnershipConfig as Config
-from .multi_render import render as _render
+from .multi import game_def
+from .multi.config import PartnershipConfig as Config
+from .multi.constants import NAME_PARTNERSHIP
+from .multi.render import render as _render
 
-GAME = M.game_def(M.NAME_PARTNERSHIP, Config, 4, _render)
+GAME = game_def(NAME_PARTNERSHIP, Config, 4, _render)
 
 
 PartnershipPiquetVectorEnv, PartnershipPiquetEnv, env = front_ends(

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 from ...core.render import bold, card_text, mask_text
-from . import rules as R
+from . import cards as CD
+from . import config as C
+from . import constants as K
+from . import layout as L
 
 _CATEGORY = ("point", "sequence", "sets")
 _TITLE = {"AuCentConfig": "Piquet au cent", "AuctionConfig": "Auction Piquet"}
 _TOTALS = {"AuCentConfig": "game"}
 
 
-def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
+def render(s: L.State, b: int, config: C.Config, color: bool = True) -> str:
     """A table view of row ``b``: scores, phase, both hands, the current trick."""
 
     def f(name):
-        return R.field(s, name)[b]
+        return L.field(s, name)[b]
 
     dealer = int(f("dealer"))
-    elder = int(R._elder(s, b))  # an Auction declarer may have taken elder's role
-    phase = R.PHASE_NAMES[int(f("phase"))]
+    elder = int(CD._elder(s, b))  # an Auction declarer may have taken elder's role
+    phase = K.PHASE_NAMES[int(f("phase"))]
     lines = [
         f"{bold(_TITLE.get(type(config).__name__, 'Piquet'), color)} deal "
         f"{int(f('deal_no')) + 1}  dealer: player_{dealer}  "
@@ -36,43 +39,43 @@ def render(s: R.State, b: int, config: R.Config, color: bool = True) -> str:
         extras = []
         if f("cb")[seat]:
             extras.append("carte blanche")
-        if f("bonus")[seat] == R.BONUS_PIQUE:
+        if f("bonus")[seat] == K.BONUS_PIQUE:
             extras.append("PIQUE")
-        elif f("bonus")[seat] == R.BONUS_REPIQUE:
+        elif f("bonus")[seat] == K.BONUS_REPIQUE:
             extras.append("REPIQUE")
         lines.append(
             f"{mark} player_{seat} ({role:7s}) deal {int(f('deal_score')[seat]):3d}  "
             f"tricks {int(f('tricks')[seat]):2d}  hand: {mask_text(f('hand')[seat], color)}"
             + (f"  [{', '.join(extras)}]" if extras else "")
         )
-    if f("phase") >= R.PHASE_PLAY:
+    if f("phase") >= K.PHASE_PLAY:
         decl = []
         for c, name in enumerate(_CATEGORY):
             w = int(f("decl_win")[c])
             if w in (0, 1):
                 decl.append(f"{name}: player_{w} +{int(f('decl_pts')[3 * w + c])}")
-            elif w == R.OUTCOME_EQUAL:
+            elif w == K.OUTCOME_EQUAL:
                 decl.append(f"{name}: equal")
         if decl:
             lines.append("  declared: " + "; ".join(decl))
     if f("bid") >= 0:
         dbl = ("", " doubled", " redoubled")[int(f("doubled"))]
         lines.append(
-            f"  contract: {R.ACTION_NAMES[R.ACTION_BID + int(f('bid'))][4:]}{dbl} "
+            f"  contract: {K.ACTION_NAMES[K.ACTION_BID + int(f('bid'))][4:]}{dbl} "
             f"by player_{int(f('bidder'))}"
         )
     if f("trick_card") >= 0:
         lines.append(
             f"  trick: player_{int(f('trick_leader'))} led {card_text(int(f('trick_card')), color)}"
         )
-    if f("phase") == R.PHASE_OVER:
+    if f("phase") == K.PHASE_OVER:
         w = int(f("winner"))
         who = "drawn" if w < 0 else f"player_{w} wins {int(f('result_points'))}"
         lines.append(f"  {bold('game over', color)}: {who}")
     return "\n".join(lines)
 
 
-def render_plain(s: R.State, b: int, config: R.Config) -> str:
+def render_plain(s: L.State, b: int, config: C.Config) -> str:
     """``render`` without colour codes."""
     return render(s, b, config, color=False)
 

@@ -1,8 +1,8 @@
 """Piquet au cent (``piquet_au_cent-v0``): two-handed Piquet played to 100.
 
 Rules: ``docs/games/piquet.md`` section 3.1 (the source's "Picket für Penny", CAV's
-"Laws of Piquet au cent"). The rules are those of ``piquet-v0`` (``cardenvs.games.piquet.rules``,
-the same kernels; nothing is copied), with these differences:
+"Laws of Piquet au cent"). The rules are those of ``piquet-v0`` (``cardenvs.games.piquet``, the
+same kernels; nothing is copied), with these differences:
 
 - **No fixed number of deals** (3.1): the deal alternates until a score reaches ``target``
   (100). With ``au_cent_end="immediate"`` (default, A13) the score is checked after every
@@ -20,8 +20,8 @@ the same kernels; nothing is copied), with these differences:
   in ``piquet-v0`` they are public only when younger's equal count or length asks for them.
 - CAV's "by agreement" rules are options: ``point_ending_in_4_minus_one`` and
   ``low_cards_score_in_play=False``.
-- Sinking (``allow_sinking=True``, off by default) works as in ``piquet-v0`` (see its rules
-  docstring); a declaration that reaches the target ends the game at once.
+- Sinking (``allow_sinking=True``, off by default) works as in ``piquet-v0`` (see
+  ``docs/games/piquet.md`` 2.5); a declaration that reaches the target ends the game at once.
 
 Choices where the spec is silent
 --------------------------------
@@ -99,11 +99,12 @@ import dataclasses
 
 from ...core.aec import front_ends
 from ..piquet import GAME as _PIQUET
-from ..piquet import rules as R
+from ..piquet.config import AuCentConfig
+from ..piquet.tools import spec_doc
 
-__doc__ = R.spec_doc(__doc__, R.AuCentConfig)
+__doc__ = spec_doc(__doc__, AuCentConfig)
 
-Config = R.AuCentConfig
+Config = AuCentConfig
 GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls=Config)
 
 

@@ -1,0 +1,138 @@
+"""Piquet normand and partnership Piquet's Python-side helpers: the episode's ``result``,
+``deck_strings``, ``deal_extras`` and the public rules helper ``declarations``
+(``docs/games/piquet.md`` 2.3, 2.5, 3.3, 3.4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....core.cards import format_cards
+from ..constants import DECK
+from .config import K_CB, K_MODE, K_SEATS, NormandConfig, PartnershipConfig
+from .constants import (
+    BONUS_REPIQUE,
+    CAT_POINT,
+    CAT_SEQUENCE,
+    CAT_SETS,
+    MODE_NORMAND,
+    MODE_PARTNERSHIP,
+    NUM_CARDS,
+    OUTCOME_EQUAL,
+    OUTCOME_NONE,
+)
+from .kernels import declare_row
+from .layout import (
+    F_BONUS,
+    F_CB,
+    F_DEAL_NO,
+    F_DEALER,
+    F_DECK,
+    F_DECL_WIN,
+    F_FINISHED,
+    F_OUTCOME,
+    F_WINNER,
+    M_DEALT,
+    M_HAND,
+    V_DEAL_SCORE,
+    V_DECL_PTS,
+    V_TOTAL,
+    State,
+    new_state,
+)
+from .rules import _has_face
+
+
+# --- Python-side helpers -----------------------------------------------------------------------
+def result(s: State, b: int, config) -> dict:
+    """JSON-able result of the finished episode in row ``b``: ``winner`` (see ``_game_over``;
+    ``None`` for a draw), ``winners``/``losers`` (seats), ``totals`` per seat (his side's),
+    ``finished`` (normand: the deal each seat reached the target in, 0 = never), ``deals``."""
+    cfg = config.to_array()
+    p = int(cfg[K_SEATS])
+    w = int(s.f[b, F_WINNER])
+    out = [int(x) for x in s.f[b, F_OUTCOME : F_OUTCOME + p]]
+    side = (lambda t: t % 2) if cfg[K_MODE] == MODE_PARTNERSHIP else (lambda t: t)
+    res = {
+        "winner": None if w < 0 else w,
+        "winners": [t for t in range(p) if out[t] == 1],
+        "losers": [t for t in range(p) if out[t] == -1],
+        "totals": [int(s.v[b, V_TOTAL + side(t)]) for t in range(p)],
+        "deals": int(s.f[b, F_DEAL_NO]) + 1,
+    }
+    if cfg[K_MODE] == MODE_NORMAND:
+        res["finished"] = [int(x) for x in s.f[b, F_FINISHED : F_FINISHED + p]]
+    return res
+
+
+def deck_strings(s: State, b: int) -> list[str]:
+    """The current deal's deck order (hands from the dealer's left, then the talon)."""
+    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
+
+
+def deal_extras(s: State, b: int, config) -> dict:
+    """Extra fields of a finished deal in the record: the totals per seat after it."""
+    cfg = config.to_array()
+    p = int(cfg[K_SEATS])
+    side = (lambda t: t % 2) if cfg[K_MODE] == MODE_PARTNERSHIP else (lambda t: t)
+    return {"totals": [int(s.v[b, V_TOTAL + side(t)]) for t in range(p)]}
+
+
+# --- rules helpers (public) --------------------------------------------------------------------
+def declarations(hands, dealer: int | None = None, variant: str = "normand", **config) -> dict:
+    """Score the declarations of the hands after the exchange (spec 2.3, 2.5, 3.3, 3.4).
+
+    Args:
+        hands: one hand per seat (card strings, or one space-separated string each): 3 for
+            ``variant="normand"``, 4 for ``"partnership"``.
+        dealer: the dealer's seat (eldest = his left speaks first); default the last seat.
+        variant: ``"normand"`` or ``"partnership"``.
+        **config: that variant's ``Config`` options (e.g. ``point_minimum=29``).
+
+    Returns:
+        ``{"point": {"winner": seat | "equal" | None, "points": n}, "sequence": {...},
+        "sets": {...}, "carte_blanche": [seats], "repique": side | None,
+        "scores": per side (normand: per seat; partnership: sides 0 (seats 0 & 2), 1)}``;
+        carte blanche is judged on the hands given.
+    """
+    if variant not in ("normand", "partnership"):
+        raise ValueError(f"variant must be 'normand' or 'partnership', got {variant!r}")
+    cls = NormandConfig if variant == "normand" else PartnershipConfig
+    cfg = cls.from_kwargs(**config).to_array()
+    p = int(cfg[K_SEATS])
+    if len(hands) != p:
+        raise ValueError(f"{variant} needs {p} hands, got {len(hands)}")
+    dealer = p - 1 if dealer is None else dealer
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p:
+        raise ValueError(f"dealer must be a seat in 0..{p - 1}, got {dealer!r}")
+    s = new_state(1)
+    seen = 0
+    for seat, cards in enumerate(hands):
+        ids = [DECK.check_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]
+        m = sum(1 << c for c in set(ids))
+        if len(set(ids)) != len(ids) or m & seen:
+            raise ValueError(f"hand {seat} repeats a card or shares one with another hand")
+        seen |= m
+        s.m[0, M_HAND + seat] = m
+        s.m[0, M_DEALT + seat] = m
+        s.f[0, F_CB + seat] = int(bool(cfg[K_CB]) and m != 0 and not _has_face(np.uint64(m)))
+    s.f[0, F_DEALER] = dealer
+    declare_row(s, 0, cfg)
+
+    def who(w):
+        if w == OUTCOME_EQUAL:
+            return "equal"
+        return None if w == OUTCOME_NONE else int(w)
+
+    out = {}
+    for c, name in ((CAT_POINT, "point"), (CAT_SEQUENCE, "sequence"), (CAT_SETS, "sets")):
+        out[name] = {
+            "winner": who(int(s.f[0, F_DECL_WIN + c])),
+            "points": int(s.v[0, V_DECL_PTS + c]),
+        }
+    out["carte_blanche"] = [t for t in range(p) if s.f[0, F_CB + t]]
+    sides = 2 if variant == "partnership" else p
+    rep = [t for t in range(sides) if s.f[0, F_BONUS + t] == BONUS_REPIQUE]
+    out["repique"] = rep[0] if rep else None
+    out["scores"] = [int(x) for x in s.v[0, V_DEAL_SCORE : V_DEAL_SCORE + sides]]
+    return out
