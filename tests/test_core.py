@@ -303,12 +303,13 @@ def test_bitmask__games_pack_their_cards_by_their_decks_local_indices(game):
     import importlib
 
     rules = importlib.import_module(f"cardenvs.games.{game}.rules")
+    deck = importlib.import_module(f"cardenvs.games.{game}").GAME.deck
     pack = rules._local32 if game == "piquet" else rules._local36
     assert bitmask.dense_suits is (
         bitmask._dense_suits_pext if bitmask.FAST_PEXT else bitmask._dense_suits_shifts
     )
-    local = rules.DECK.local
-    for m in _random_masks(seed=4) + [int(rules.DECK.mask)]:
+    local = deck.local
+    for m in _random_masks(seed=4) + [int(deck.mask)]:
         want = sum(1 << int(local[c]) for c in range(52) if (m >> c) & 1 and local[c] >= 0)
         assert int(pack(np.uint64(m))) == want, hex(m)
 
