@@ -68,7 +68,15 @@ def _config_of(venv, rules):
     Four Aces), the tuple of ``multi._fixed`` with its variant's constants (normand,
     partnership), or the array itself (the others)."""
     step_for = venv.game.step_for
-    if isinstance(step_for, StepKernels):
+    if hasattr(rules, "specialise"):  # a kernels.py generated from core.kernel_template
+        specialise = rules.specialise
+        value = next(v for v, kernel in step_for.kernels.items() if kernel is venv._step_rows)
+
+        @njit(inline="always")
+        def prep(cfg):
+            return specialise(cfg, value)
+
+    elif isinstance(step_for, StepKernels):
         size, index, value = rules.C_SIZE, step_for.index, int(venv._cfg[step_for.index])
 
         @njit(inline="always")

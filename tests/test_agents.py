@@ -114,21 +114,23 @@ def test_agents__heuristic_follows_its_documented_rules_in_banque():
     """A known position: the heuristic sheds the highest-point beat, keeps the six and the
     eight, and prefers a four of a kind to everything."""
     from cardenvs.games.banque import Table
-    from cardenvs.games.banque import rules as R
+    from cardenvs.games.banque import constants as K
+    from cardenvs.games.banque import kernels as KN
+    from cardenvs.games.banque import layout as L
 
     agent = heuristic_for("banque-v0")
 
     def choose(t):
-        obs = np.zeros((1, R.OBS_DIM), np.float32)
-        R.observe_rows(t.state, t.cfg, np.array([t.current]), obs)
-        mask = np.zeros((1, R.NUM_ACTIONS), np.int8)
-        R.legal_row(t.state, 0, t.cfg, mask[0])
-        return R.ACTION_NAMES[int(agent.act_batch(obs, mask)[0])]
+        obs = np.zeros((1, L.OBS_DIM), np.float32)
+        KN.observe_rows(t.state, t.cfg, np.array([t.current]), obs)
+        mask = np.zeros((1, K.NUM_ACTIONS), np.int8)
+        KN.legal_row(t.state, 0, t.cfg, mask[0])
+        return K.ACTION_NAMES[int(agent.act_batch(obs, mask)[0])]
 
     top = dict(bank="AH", owners=[1], stock="7D", current=0, num_players=2)
-    assert choose(R.Table(hands=["6H 10H QH 8C", "9S"], **top)) == "play 10H"
-    assert choose(R.Table(hands=["6H 8C", "9S"], **top)) == "play 6H"
-    assert choose(R.Table(hands=["8C 9S", "7S"], **top)) == "eight 8C"
+    assert choose(Table(hands=["6H 10H QH 8C", "9S"], **top)) == "play 10H"
+    assert choose(Table(hands=["6H 8C", "9S"], **top)) == "play 6H"
+    assert choose(Table(hands=["8C 9S", "7S"], **top)) == "eight 8C"
     quad = ["9S 9H 9D 9C 10H", "7S"]
     assert choose(Table(hands=quad, **top)).startswith("quad 9 top")
 

@@ -43,7 +43,10 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import cardenvs
-from cardenvs.games.banque import rules as R
+from cardenvs.games.banque import config as C
+from cardenvs.games.banque import constants as K
+from cardenvs.games.banque import layout as R
+from cardenvs.games.banque import tools as T
 
 ENV_ID = "banque-v0"
 NUM_ACTIONS = 111
@@ -216,7 +219,7 @@ def participants(s, b: int, P: int) -> list[int]:
     return [p for p in order if not R.field(s, "sitting")[b, p]]
 
 
-def check_cards(s, config: R.Config, where: str = "") -> None:
+def check_cards(s, config: C.Config, where: str = "") -> None:
     """Cards are conserved in every row of state ``s``: the hands, the taken cards, the bank and
     the undrawn stock are disjoint and make the 36 cards; and the bookkeeping around them."""
     P = config.num_players
@@ -270,7 +273,7 @@ def check_cards(s, config: R.Config, where: str = "") -> None:
         assert sorted(x for x in out if x) == list(range(1, n_out + 1)), (
             f"{where}row {b}: finishing positions {out}, n_out {n_out}"
         )
-        if ph == R.PHASE_OVER:
+        if ph == K.PHASE_OVER:
             continue
         cur = int(R.field(s, "current")[b])
         assert cur in seats, f"{where}row {b}: seat {cur} to act"
@@ -279,7 +282,7 @@ def check_cards(s, config: R.Config, where: str = "") -> None:
         for p in range(P):
             if out[p]:
                 assert hands[p] == 0, f"{where}row {b}: seat {p} is out with cards"
-        if ph == R.PHASE_TRUMP:
+        if ph == K.PHASE_TRUMP:
             for i, p in enumerate(seats):
                 want = sum(1 << int(c) for c in deck[b, h * i : h * i + h])
                 assert hands[p] == want, f"{where}row {b}: seat {p} is not dealt its cards"
@@ -304,7 +307,7 @@ def aec_walk(env, rng, max_iter=200_000):
 
 
 # --- reference readings of the layout and of the legal moves -----------------------------------
-def ref_beats(s, b: int, config: R.Config, x: int, t: int, seat: int) -> bool:
+def ref_beats(s, b: int, config: C.Config, x: int, t: int, seat: int) -> bool:
     """Spec 4.2 with the default beating options: a lower card of the suit in the game order,
     the same rank, or a trump the option allows (3.2)."""
     if x // 13 == t // 13 and GAME_ORDER.index(name(x)[:-1]) < GAME_ORDER.index(name(t)[:-1]):
@@ -321,14 +324,14 @@ def ref_beats(s, b: int, config: R.Config, x: int, t: int, seat: int) -> bool:
     return int(cls[x // 13]) > int(cls[t // 13])
 
 
-def expected_legal(s, b: int, config: R.Config) -> set[str]:
+def expected_legal(s, b: int, config: C.Config) -> set[str]:
     """The legal action names of the seat to act by the module docstring's action table and
     spec 4.1-4.4 (default beating, drawing and follow-up options)."""
     P = config.num_players
     ph = int(R.field(s, "phase")[b])
-    if ph == R.PHASE_OVER:
+    if ph == K.PHASE_OVER:
         return set()
-    if ph == R.PHASE_TRUMP:
+    if ph == K.PHASE_TRUMP:
         taken = {int(t) for t in R.field(s, "trump")[b, :P] if t >= 0}
         return {f"trump {SUITS[x]}" for x in range(4) if x not in taken}
     seat = int(R.field(s, "current")[b])
@@ -338,9 +341,9 @@ def expected_legal(s, b: int, config: R.Config) -> set[str]:
     beat = {c for c in hand if top is None or ref_beats(s, b, config, c, top, seat)}
     eights = {c for c in hand if name(c)[:-1] == "8"}
     legal = set()
-    if ph != R.PHASE_INTERRUPT:
+    if ph != K.PHASE_INTERRUPT:
         legal |= {f"play {name(c)}" for c in beat - eights}
-    if ph == R.PHASE_FOLLOW:
+    if ph == K.PHASE_FOLLOW:
         assert beat, f"row {b}: a follow-up is asked without a possible beat"
         return legal | {f"eight {name(c)}" for c in beat & eights} | {"stop"}
     legal |= {f"eight {name(c)}" for c in eights}
@@ -352,7 +355,7 @@ def expected_legal(s, b: int, config: R.Config) -> set[str]:
         for i in range(len(GAME_ORDER) - 3):
             if all(r + x in held for r in GAME_ORDER[i : i + 4]):
                 legal.add(f"sequence {x} {GAME_ORDER[i]}")
-    if ph == R.PHASE_INTERRUPT:
+    if ph == K.PHASE_INTERRUPT:
         return legal | {"stop"}
     if not beat:  # no normal beat (an eight that beats counts, A13): draw while allowed, then fail
         draws = int(R.field(s, "draws")[b])
@@ -361,7 +364,7 @@ def expected_legal(s, b: int, config: R.Config) -> set[str]:
     return legal
 
 
-def expected_obs(s, b: int, config: R.Config, seat: int) -> np.ndarray:
+def expected_obs(s, b: int, config: C.Config, seat: int) -> np.ndarray:
     """``seat``'s observation of row ``b`` as the observation table of the rules module says."""
     P = config.num_players
     x = np.zeros(R.OBS_DIM, np.float64)
@@ -370,7 +373,7 @@ def expected_obs(s, b: int, config: R.Config, seat: int) -> np.ndarray:
         return R.field(s, key)[b]
 
     ph, cur = int(f("phase")), int(f("current"))
-    if ph != R.PHASE_TRUMP:
+    if ph != K.PHASE_TRUMP:
         for c in bits(int(f("hand")[seat])):
             x[R.O_HAND + local(c)] = 1
     bank = bank_cards(s, b)
@@ -388,7 +391,7 @@ def expected_obs(s, b: int, config: R.Config, seat: int) -> np.ndarray:
             x[R.O_DRAWN + local(c)] = 1
     for k in range(P):
         p = (seat + k) % P
-        if ph != R.PHASE_TRUMP:
+        if ph != K.PHASE_TRUMP:
             x[R.O_HAND_SIZE + k] = bin(int(f("hand")[p])).count("1") / 36
         t = int(f("trump")[p])
         x[R.O_TRUMPS + 5 * k + (t if t >= 0 else 4)] = 1
@@ -402,16 +405,16 @@ def expected_obs(s, b: int, config: R.Config, seat: int) -> np.ndarray:
         x[R.O_DEALER + k] = float(p == int(f("dealer")))
     for suit in range(4):
         x[R.O_CLASS + suit] = int(f("suit_class")[suit]) / 2
-    mover = int(f("next_mover")) if ph == R.PHASE_INTERRUPT else cur
+    mover = int(f("next_mover")) if ph == K.PHASE_INTERRUPT else cur
     if mover >= 0:
         x[R.O_MOVER + (mover - seat) % P] = 1
     x[R.O_STOCK] = (NUM_CARDS - int(f("stock_pos"))) / 36
     x[R.O_PHASE + ph] = 1
     x[R.O_TO_ACT] = float(cur == seat)
     seven = int(f("seven"))
-    if seven and ph != R.PHASE_INTERRUPT:
+    if seven and ph != K.PHASE_INTERRUPT:
         x[R.O_SEVEN + seven - 1] = 1
-    if ph != R.PHASE_INTERRUPT:
+    if ph != K.PHASE_INTERRUPT:
         x[R.O_DRAWS] = int(f("draws")) / config.draws_per_failure
     x[R.O_FAILS] = min(int(f("fails")), 4) / 4
     x[R.O_HAND_NO] = int(f("deal_no")) / config.max_hands
@@ -425,7 +428,7 @@ def check_layout(venv, seat: int) -> None:
         want = expected_obs(venv.state, b, venv.config, seat)
         bad = np.flatnonzero(~np.isclose(view[b], want, atol=1e-6))
         assert bad.size == 0, (
-            f"row {b}, seat {seat}, phase {R.PHASE_NAMES[int(R.field(venv.state, 'phase')[b])]}: "
+            f"row {b}, seat {seat}, phase {K.PHASE_NAMES[int(R.field(venv.state, 'phase')[b])]}: "
             f"{[obs_block(i) for i in bad]} are {view[b, bad].tolist()}, the layout says "
             f"{want[bad].tolist()}"
         )
@@ -473,7 +476,7 @@ def test_banque__registered_with_pettingzoo(num_players):
 )
 @given(seed=seeds, action_seed=seeds, config=rule_configs)
 def test_banque__cards_conserved_at_every_step(seed, action_seed, config):
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     venv = cardenvs.make_vector(ENV_ID, 8, seed=seed, **config)
     rng = np.random.default_rng(action_seed)
     _, mask, _ = venv.reset()
@@ -484,7 +487,7 @@ def test_banque__cards_conserved_at_every_step(seed, action_seed, config):
 
 
 def test_banque__cards_check_can_fail():
-    cfg = R.Config(num_players=3)
+    cfg = C.Config(num_players=3)
     venv = cardenvs.make_vector(ENV_ID, 2, seed=3, num_players=3)
     venv.reset()
     check_cards(venv.state, cfg)
@@ -513,7 +516,7 @@ def test_banque__cards_check_can_fail():
 )
 @given(seed=seeds, action_seed=seeds, config=configs)
 def test_banque__aec_mask_nonempty_until_the_end_and_as_the_rules_say(seed, action_seed, config):
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     env = cardenvs.make(ENV_ID, **config)
     env.reset(seed=seed)
     core = env.unwrapped
@@ -538,18 +541,18 @@ def test_banque__aec_mask_nonempty_until_the_end_and_as_the_rules_say(seed, acti
         seat = core.agent_name_mapping[agent]
         assert int(R.field(state, "current")[0]) == seat
         ph = int(R.field(state, "phase")[0])
-        phases[R.PHASE_NAMES[ph]] += 1
+        phases[K.PHASE_NAMES[ph]] += 1
         want = expected_legal(state, 0, cfg)
         got = legal_names(core)
         assert got == want, (
-            f"{agent} in phase {R.PHASE_NAMES[ph]}, hand "
+            f"{agent} in phase {K.PHASE_NAMES[ph]}, hand "
             f"{[name(c) for c in bits(int(R.field(state, 'hand')[0, seat]))]}, bank "
             f"{[(name(c), o) for c, o in bank_cards(state, 0)]}: legal {sorted(got)}, the rules "
             f"say {sorted(want)}"
         )
-        if ph == R.PHASE_PLAY and not int(R.field(state, "seven")[0]):
+        if ph == K.PHASE_PLAY and not int(R.field(state, "seven")[0]):
             assert int(R.field(state, "draws")[0]) == 0, "a turn starts with draws used"
-        if ph == R.PHASE_DRAWN:
+        if ph == K.PHASE_DRAWN:
             assert int(R.field(state, "draws")[0]) >= 1
     assert not env.agents, "the episode did not end"
     assert phases["play"] > 0
@@ -565,7 +568,7 @@ def test_banque__vector_mask_nonempty_exactly_while_live(seed, action_seed, conf
     done = np.zeros(n, bool)
     bound = HAND_BOUND_OUT_OF_TURN if venv.config.specials_out_of_turn else HAND_BOUND
     for _ in range(venv.config.max_hands * bound + 2):
-        live = R.field(venv.state, "phase") != R.PHASE_OVER
+        live = R.field(venv.state, "phase") != K.PHASE_OVER
         assert (live == ~done).all()
         assert (mask.any(axis=1) == live).all(), f"rows {np.flatnonzero(mask.any(1) != live)}"
         assert ((R.field(venv.state, "current") >= 0) == live).all()
@@ -671,7 +674,7 @@ def test_banque__observations_inside_their_space(seed, action_seed, config):
     env = cardenvs.make(ENV_ID, **config)
     env.reset(seed=seed)
     rng = np.random.default_rng(action_seed)
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     for _ in aec_walk(env, rng):
         for a in env.possible_agents:
             space = env.observation_space(a)
@@ -748,7 +751,7 @@ def test_banque__total_entries_are_exactly_total_over_target(target):
         assert bad.size == 0, (target, chunk[bad[:3]], got[bad[:3]], want[bad[:3]])
 
 
-def expected_rewards(s, b: int, config: R.Config) -> list[float]:
+def expected_rewards(s, b: int, config: C.Config) -> list[float]:
     """The reward table of the rules module, computed from the finished row ``b``."""
     P = config.num_players
     winners = [p for p in range(P) if R.field(s, "winners")[b, p]]
@@ -762,7 +765,7 @@ def expected_rewards(s, b: int, config: R.Config) -> list[float]:
     return [v - np.mean(vals) for v in vals]
 
 
-def check_game_end(s, b: int, config: R.Config) -> None:
+def check_game_end(s, b: int, config: C.Config) -> None:
     """The match ends (5.4) at the end of a hand in which a total reached the target with one
     highest total (among the tied leaders during a tie-break hand), or after ``max_hands``
     (the highest totals share the win); a one-hand episode: the hand's best scorers win."""
@@ -857,7 +860,7 @@ def test_banque__aec_rewards_zero_sum_and_paid_at_the_end(seed, action_seed, con
         assert reward == final[agent], f"{agent}: last() says {reward}, rewards {final}"
     assert final is not None and set(final) == set(env.possible_agents)
     assert abs(sum(final.values())) < 1e-3, f"not zero-sum: {final}"
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     P = cfg.num_players
     res = env.unwrapped.record()["result"]
     if cfg.reward == "win":
@@ -895,7 +898,7 @@ def pick_hidden_swap(s, P: int, b: int, seat: int, rng) -> tuple[str, int, int] 
     cur = int(R.field(s, "current")[b])
     drawn = int(R.field(s, "drawn")[b]) if cur != seat else 0
     kinds = []
-    if int(R.field(s, "phase")[b]) == R.PHASE_TRUMP:
+    if int(R.field(s, "phase")[b]) == K.PHASE_TRUMP:
         unseen = stock
         for p in range(P):
             unseen |= hand[p]
@@ -953,7 +956,7 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
         own = pick_own_swap(control, P, b, seat, rng)
         if own is not None:
             transpose(control, b, *own)
-            expect_move[b] = int(phase[b]) != R.PHASE_TRUMP
+            expect_move[b] = int(phase[b]) != K.PHASE_TRUMP
     # the random key only shapes later deals: also hidden
     R.field(hidden, "key")[:] = rng.integers(0, 2**63, size=n, dtype=np.uint64)
     check_cards(hidden, cfg, "relabelled state: ")
@@ -964,7 +967,7 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
         b = int(diff[0])
         idx = np.flatnonzero(after[b] != before[b])
         raise AssertionError(
-            f"information leak: seat {seat}, row {b}, phase {R.PHASE_NAMES[phase[b]]}: "
+            f"information leak: seat {seat}, row {b}, phase {K.PHASE_NAMES[phase[b]]}: "
             f"exchanging hidden cards {swaps.get(b)} (global ids) changed "
             f"{[obs_block(i) for i in idx]} from {before[b, idx]} to {after[b, idx]}"
         )
@@ -1001,7 +1004,7 @@ def check_no_leak(venv, seat: int, rng, tested: Counter) -> None:
 )
 def test_banque__no_hidden_information_leak_and_layout_as_documented(seed, action_seed, config):
     n = 6
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
     venv = cardenvs.make_vector(ENV_ID, n, seed=seed, **config)
     rng = np.random.default_rng(action_seed)
     _, mask, _ = venv.reset()
@@ -1016,9 +1019,9 @@ def test_banque__no_hidden_information_leak_and_layout_as_documented(seed, actio
     if P >= 3:
         assert "hand-hand" in kinds, tested
     phases = {ph for ph, _ in tested}
-    assert {R.PHASE_PLAY, R.PHASE_DRAWN} <= phases, tested
+    assert {K.PHASE_PLAY, K.PHASE_DRAWN} <= phases, tested
     if config.get("trump_option", 1) == 1:
-        assert tested[(R.PHASE_TRUMP, "trump phase")] > 0, tested
+        assert tested[(K.PHASE_TRUMP, "trump phase")] > 0, tested
 
 
 def test_banque__leak_check_can_fail():
@@ -1064,10 +1067,10 @@ def test_banque__leak_check_sees_the_stock_order_and_drawn_cards():
     venv = cardenvs.make_vector(ENV_ID, 4, seed=12, num_players=3, trump_option=2)
     _, mask, _ = venv.reset()
     for _ in range(40):
-        if (R.field(venv.state, "phase") == R.PHASE_DRAWN).any():
+        if (R.field(venv.state, "phase") == K.PHASE_DRAWN).any():
             break
         _, mask, *_ = venv.step(choose(mask, rng))
-    rows = np.flatnonzero(R.field(venv.state, "phase") == R.PHASE_DRAWN)
+    rows = np.flatnonzero(R.field(venv.state, "phase") == K.PHASE_DRAWN)
     assert rows.size, "no row has a drawn card"
     watcher = (int(R.field(venv.state, "current")[rows[0]]) + 1) % 3
     real_observe = venv.observe
@@ -1106,21 +1109,21 @@ def test_banque__trump_choice_hides_every_hand_even_from_its_holder():
     env = cardenvs.make(ENV_ID, num_players=4)
     env.reset(seed=5)
     state = env.unwrapped._engine.state
-    assert int(R.field(state, "phase")[0]) == R.PHASE_TRUMP
+    assert int(R.field(state, "phase")[0]) == K.PHASE_TRUMP
     for a in env.possible_agents:
         x = env.observe(a)["observation"]
         assert not x[R.O_HAND : R.O_HAND + NUM_CARDS].any()
         assert not x[R.O_HAND_SIZE : R.O_HAND_SIZE + 4].any()
-        assert x[R.O_PHASE + R.PHASE_TRUMP] == 1.0
+        assert x[R.O_PHASE + K.PHASE_TRUMP] == 1.0
         assert x[R.O_BANK_OWNER + 4 * 36 : R.O_BANK_OWNER + 5 * 36].sum() == 1  # the centre card
     # the hands are dealt already; once the trump choice is over every seat sees its own
     chosen = []
     for _ in range(4):
         a = env.unwrapped.legal_actions()[0]
-        chosen.append(a - R.ACTION_TRUMP)
+        chosen.append(a - K.ACTION_TRUMP)
         env.step(a)
     assert sorted(chosen) == [0, 1, 2, 3]  # four different suits (3.2)
-    assert int(R.field(state, "phase")[0]) == R.PHASE_PLAY
+    assert int(R.field(state, "phase")[0]) == K.PHASE_PLAY
     for seat, a in enumerate(env.possible_agents):
         x = env.observe(a)["observation"]
         own = {local(c) for c in bits(int(R.field(state, "hand")[0, seat]))}
@@ -1166,12 +1169,12 @@ def test_banque__vector_rows_equal_aec_envs(config):
     ids=["3p-deal", "4p-deal-opt2", "4p-game"],
 )
 def test_banque__autoreset_reports_end_then_fresh_episode(config):
-    P = R.Config(**config).num_players
+    P = C.Config(**config).num_players
 
     def fresh(vec, b):
         assert int(R.field(vec.state, "deal_no")[b]) == 0
         assert (R.field(vec.state, "total")[b, :P] == 0).all()
-        assert int(R.field(vec.state, "phase")[b]) != R.PHASE_OVER
+        assert int(R.field(vec.state, "phase")[b]) != K.PHASE_OVER
 
     check_autoreset(ENV_ID, config, fresh, n=3, seed=60, zero_sum_tol=1e-3)
 
@@ -1200,12 +1203,12 @@ def test_banque__illegal_action_names_row_and_action_and_changes_nothing(num_pla
     _, mask, *_ = vec.step(choose(mask, g))  # the first trump is chosen in every row
     chosen = R.field(vec.state, "trump")[2]
     taken = int(chosen[chosen >= 0][0])
-    bad = R.ACTION_TRUMP + taken  # a suit already taken (3.2)
+    bad = K.ACTION_TRUMP + taken  # a suit already taken (3.2)
     assert mask[2, bad] == 0
     before = [vec.observe(s).copy() for s in range(num_players)]
     mask_before = mask.copy()
     state_before = copy.deepcopy(vec.state)
-    for b_action in (bad, R.ACTION_DRAW, R.ACTION_PASS, R.ACTION_PLAY, R.ACTION_STOP):
+    for b_action in (bad, K.ACTION_DRAW, K.ACTION_PASS, K.ACTION_PLAY, K.ACTION_STOP):
         actions = choose(mask, g)
         actions[2] = b_action
         with pytest.raises(ValueError) as e:
@@ -1231,7 +1234,7 @@ def test_banque__illegal_action_without_validation_leaves_row_unchanged():
         actions = choose(mask, g)
         _, mask, *_ = vec.step(actions)
         ref.step(actions[1:])
-    assert int(R.field(vec.state, "phase")[1]) != R.PHASE_TRUMP
+    assert int(R.field(vec.state, "phase")[1]) != K.PHASE_TRUMP
     row1 = vec.state.f[1].copy(), vec.state.m[1].copy(), vec.state.v[1].copy()
     actions = choose(mask, g)
     actions[1] = int(np.flatnonzero(mask[1] == 0)[0])
@@ -1261,14 +1264,14 @@ def test_banque__action_name_id_round_trip():
     lows = ("6", "7", "8", "9", "10", "J", "Q")
     assert names[76:104] == [f"sequence {s} {low}" for s in SUITS for low in lows]
     assert names[104:] == ["draw", "pass", "stop", "trump S", "trump H", "trump D", "trump C"]
-    assert (R.ACTION_EIGHT, R.ACTION_QUAD, R.ACTION_SEQ) == (36, 40, 76)
-    assert (R.ACTION_DRAW, R.ACTION_PASS, R.ACTION_STOP, R.ACTION_TRUMP) == (104, 105, 106, 107)
+    assert (K.ACTION_EIGHT, K.ACTION_QUAD, K.ACTION_SEQ) == (36, 40, 76)
+    assert (K.ACTION_DRAW, K.ACTION_PASS, K.ACTION_STOP, K.ACTION_TRUMP) == (104, 105, 106, 107)
     assert core.action_id("play th") == core.action_id("play 10H")
     assert core.action_id("quad t top h") == core.action_id("quad 10 top H")
     assert core.action_id("SEQUENCE d j") == core.action_id("sequence D J")
-    assert core.action_id("Eight 8c") == R.ACTION_EIGHT + 3
-    assert core.action_id("  DRAW ") == R.ACTION_DRAW
-    assert core.action_id("Trump c") == R.ACTION_TRUMP + 3
+    assert core.action_id("Eight 8c") == K.ACTION_EIGHT + 3
+    assert core.action_id("  DRAW ") == K.ACTION_DRAW
+    assert core.action_id("Trump c") == K.ACTION_TRUMP + 3
 
 
 @pytest.mark.parametrize(
@@ -1315,7 +1318,7 @@ def random_record(seed: int, **config) -> dict:
 PLAY_WORDS = ("play", "eight", "quad", "sequence")
 
 
-def deal_score_problems(i: int, n: int, deal: dict, cfg: R.Config, players: set) -> list[str]:
+def deal_score_problems(i: int, n: int, deal: dict, cfg: C.Config, players: set) -> list[str]:
     """What is wrong with the scores in record ``deal`` (hand ``i`` of ``n``): the hand score is
     bank card points + bonuses - penalty (5.4); finishing positions 1, 2, .. (all but one player
     out when the hand ends by going out); who went out pays no penalty and has a bonus (5.3);
@@ -1359,13 +1362,13 @@ RECORD_CONFIGS = [
 def test_banque__record_is_complete_and_replays(seed, config):
     config = {"target_score": 60, "max_hands": 4, **config}
     rec = random_record(seed, **config)
-    cfg = R.Config(**config)
+    cfg = C.Config(**config)
     P = cfg.num_players
     assert json.loads(json.dumps(rec)) == rec
     assert set(rec) == {"game", "version", "config", "seed", "deals", "result"}
     assert rec["game"] == "banque" and rec["version"] == 0
     assert rec["config"] == json.loads(json.dumps(cfg.to_dict()))
-    assert R.Config(**rec["config"]) == cfg  # lists from JSON are accepted for tuple fields
+    assert C.Config(**rec["config"]) == cfg  # lists from JSON are accepted for tuple fields
     assert rec["seed"] == seed
     res = rec["result"]
     assert set(res) == {"winner", "winners", "totals", "hands"}
@@ -1432,7 +1435,7 @@ def test_banque__replay_accepts_a_config_with_lists_and_the_record_is_json():
     assert back["config"]["finish_sequence_extra"] == [1, 2, 3]
     assert cardenvs.replay(back) == rec
     env = cardenvs.make(ENV_ID, **back["config"])  # a JSON config makes the same game
-    assert env.unwrapped.config == R.Config(num_players=3, **config)
+    assert env.unwrapped.config == C.Config(num_players=3, **config)
 
 
 def test_banque__replay_detects_tampering():
@@ -1543,7 +1546,7 @@ def test_banque__deck_and_dealer_options_fix_the_first_deal(num_players, dealer)
             assert x[R.O_DEALER + (dealer - seat) % P] == 1.0
         assert bank_cards(state, 0) == [(gid(centre), -1)]
         assert int(R.field(state, "stock_pos")[0]) == 4 * P + 1
-        assert R.deck_strings(state, 0) == deck
+        assert T.deck_strings(state, 0) == deck
         # the first move by 3.4
         mover = first_mover(hands, centre, dealer, P)
         assert env.agent_selection == f"player_{mover}", (hands, centre, dealer)
@@ -1631,14 +1634,14 @@ def test_banque__known_deal_observations_follow_the_bank():
         assert np.isclose(x[R.O_STOCK], 19 / 36)
         assert x[R.O_MOVER + (0 - seat) % 4] == 1.0
         assert x[R.O_TO_ACT] == float(seat == 0)
-        assert x[R.O_PHASE + R.PHASE_PLAY] == 1.0
+        assert x[R.O_PHASE + K.PHASE_PLAY] == 1.0
         assert not x[R.O_TRUMPS : R.O_TRUMPS + 20].reshape(4, 5)[:, :4].any()  # option 2
     act(env, core, "draw")
     assert legal_names(core) == {"pass"}  # AS does not beat JH
     x0 = env.observe("player_0")["observation"]
     assert np.flatnonzero(x0[R.O_DRAWN : R.O_DRAWN + 36]).tolist() == [CARD_STRINGS.index("AS")]
     assert x0[R.O_HAND + CARD_STRINGS.index("AS")] == 1.0
-    assert x0[R.O_PHASE + R.PHASE_DRAWN] == 1.0 and np.isclose(x0[R.O_DRAWS], 1.0)
+    assert x0[R.O_PHASE + K.PHASE_DRAWN] == 1.0 and np.isclose(x0[R.O_DRAWS], 1.0)
     assert np.isclose(x0[R.O_STOCK], 18 / 36) and np.isclose(x0[R.O_HAND_SIZE], 5 / 36)
     for seat in (1, 2, 3):
         x = env.observe(f"player_{seat}")["observation"]
@@ -1800,9 +1803,9 @@ def test_banque__vector_per_row_deck_and_dealer_options(num_players):
     _, mask, info = vec.reset(options={"deck": decks, "dealer": dealers})
     assert info["current_player"].tolist() == [(d + 1) % num_players for d in dealers]
     for b in range(3):
-        assert R.deck_strings(vec.state, b) == decks[b]
+        assert T.deck_strings(vec.state, b) == decks[b]
         assert int(R.field(vec.state, "dealer")[b]) == dealers[b]
-        assert set(np.flatnonzero(mask[b]).tolist()) == {R.ACTION_TRUMP + x for x in range(4)}
+        assert set(np.flatnonzero(mask[b]).tolist()) == {K.ACTION_TRUMP + x for x in range(4)}
         for i in range(num_players):
             seat = (dealers[b] + 1 + i) % num_players
             want = sum(1 << gid(c) for c in decks[b][4 * i : 4 * i + 4])
@@ -1855,7 +1858,7 @@ def test_banque__aec_illegal_action_raises_when_asked_and_changes_nothing():
     agent = env.agent_selection
     before = copy.deepcopy(env.unwrapped._engine.state)
     with pytest.raises(ValueError) as e:
-        env.step(R.ACTION_DRAW)
+        env.step(K.ACTION_DRAW)
     assert agent in str(e.value) and "draw" in str(e.value)
     assert np.array_equal(env.unwrapped._engine.state.f, before.f)
     assert np.array_equal(env.unwrapped._engine.state.m, before.m)

@@ -15,7 +15,8 @@ from harness import act, legal_names, seat_of
 import cardenvs
 from cardenvs.core.cards import format_card
 from cardenvs.games.banque import Config, Table, beats
-from cardenvs.games.banque import rules as R
+from cardenvs.games.banque import constants as K
+from cardenvs.games.banque import layout as R
 
 SUITS = "SHDC"
 RANKS = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")  # game order, low -> high (spec 2)
@@ -257,15 +258,15 @@ def test_banque__trump_choice_in_turn_only_free_suits():
     """3.2 option 1, A3: from the dealer's left each player picks a suit nobody has taken."""
     env, core = new_env()
     env.reset(seed=3, options={"dealer": 1})
-    assert field(core, "phase") == R.PHASE_TRUMP
+    assert field(core, "phase") == K.PHASE_TRUMP
     steps = [(2, TRUMP_ACTIONS, "trump H"), (3, {"trump S", "trump D", "trump C"}, "trump S")]
     steps += [(0, {"trump D", "trump C"}, "trump C"), (1, {"trump D"}, "trump D")]
     for seat, legal, choice in steps:
         assert seat_of(env) == seat
         assert legal_names(core) == legal
-        assert field(core, "phase") == R.PHASE_TRUMP
+        assert field(core, "phase") == K.PHASE_TRUMP
         act(env, core, choice)
-    assert field(core, "phase") == R.PHASE_PLAY
+    assert field(core, "phase") == K.PHASE_PLAY
     assert field(core, "trump")[:4] == [3, 2, 1, 0]  # seats 0..3: C, D, H, S
     assert seat_of(env) == field(core, "starter")  # then the first mover (3.4) moves
     assert not legal_names(core) & TRUMP_ACTIONS  # fixed for the hand
@@ -279,7 +280,7 @@ def test_banque__trump_choice_two_players_leaves_suits_unowned():
     act(env, core, "trump D")
     assert seat_of(env) == 0 and legal_names(core) == {"trump S", "trump H", "trump C"}
     act(env, core, "trump S")
-    assert field(core, "phase") == R.PHASE_PLAY
+    assert field(core, "phase") == K.PHASE_PLAY
     assert field(core, "trump")[:2] == [0, 2]
     # an unpicked suit is plain: seat 0 (spades) beats hearts with spades, but clubs do nothing
     assert beats("AS", "6H", trumps=["S", "D"], seat=0)
@@ -292,7 +293,7 @@ def test_banque__trump_random_assignment():
     seen = set()
     for seed in range(8):
         env.reset(seed=seed)
-        assert field(core, "phase") == R.PHASE_PLAY
+        assert field(core, "phase") == K.PHASE_PLAY
         trumps = tuple(field(core, "trump"))
         assert sorted(trumps) == [0, 1, 2, 3]
         env.reset(seed=seed)
@@ -309,7 +310,7 @@ def test_banque__trump_by_seat():
     """3.2 option 1, A3: by_seat gives seat p the suit p of S H D C."""
     env, core = new_env(trump_assignment="by_seat")
     env.reset(seed=5)
-    assert field(core, "phase") == R.PHASE_PLAY
+    assert field(core, "phase") == K.PHASE_PLAY
     assert field(core, "trump") == [0, 1, 2, 3]
 
 
@@ -326,7 +327,7 @@ def test_banque__common_trump_arrangements(config, classes):
     """3.2 options 2-5: the arrangement is fixed before the deal; nobody has an own trump."""
     env, core = new_env(**config)
     env.reset(seed=0)
-    assert field(core, "phase") == R.PHASE_PLAY  # no choice phase
+    assert field(core, "phase") == K.PHASE_PLAY  # no choice phase
     assert field(core, "suit_class") == classes
     assert field(core, "trump") == [-1, -1, -1, -1]
 

@@ -23,7 +23,9 @@ import pytest
 
 import cardenvs
 from cardenvs.core.state import ARRAYS
-from cardenvs.games.banque import rules as B
+from cardenvs.games.banque import config as B
+from cardenvs.games.banque import constants as BK
+from cardenvs.games.banque import layout as BL
 from cardenvs.games.esel import config as EC
 from cardenvs.games.esel import constants as E
 from cardenvs.games.esel import layout as EL
@@ -333,13 +335,13 @@ BANQUE_TOTAL_CAP = 30_000  # _end_hand stores min(total, 30000)
 
 
 def banque_bounds() -> dict[str, tuple[int, int]]:
-    points = [int(B.POINTS[c % 13]) for c in B.DECK.cards.tolist()]
+    points = [int(BK.POINTS[c % 13]) for c in BK.DECK.cards.tolist()]
     deck_points = sum(points)  # 124
     zero_cards = sum(p == 0 for p in points)
     per_card = max(B.PENALTY_PER_CARD)
     # the penalty of one hand, any mode: its card points, a fixed amount, per card, card
     # points + per zero-point card, or card points else fixed
-    penalty = max(deck_points, max(B.PENALTY_FIXED), per_card * B.NUM_CARDS)
+    penalty = max(deck_points, max(B.PENALTY_FIXED), per_card * BK.NUM_CARDS)
     penalty = max(penalty, deck_points + per_card * zero_cards)
     bonus = sum(high(B.Config, n) for n in B.TRIPLE_FIELDS) + high(B.Config, "finish_quad_non_king")
     hands = high(B.Config, "max_hands")
@@ -356,7 +358,7 @@ def banque_bounds() -> dict[str, tuple[int, int]]:
 
 def test_banque__every_score_fits_int16():
     bounds = banque_bounds()
-    assert {name for name, arr, *_ in B.STATE_FIELDS if arr == "v"} == set(bounds)
+    assert {name for name, arr, *_ in BL.STATE_FIELDS if arr == "v"} == set(bounds)
     check_fits("banque", bounds)
     assert bounds["total"] == (-28160, 30000) and bounds["penalty"] == (0, 220)  # as commented
     check_fits("banque deal_no", {"deal_no": (0, high(B.Config, "max_hands") - 1)}, INT8)
@@ -377,7 +379,7 @@ def _banque_play_out(venv, mask, rng, steps=2000):
             break
         legal = mask.astype(bool)
         _, mask, *_ = venv.step(np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1))
-        seen |= set(B.field(venv.state, "deal_no").tolist())
+        seen |= set(BL.field(venv.state, "deal_no").tolist())
     assert not mask.any(), "the matches did not end"
     return seen
 
@@ -389,11 +391,11 @@ def test_banque__the_128th_hand_ends_the_match():
         "banque-v0", 8, seed=3, autoreset=False, validate=False, max_hands=128, target_score=5000
     )
     _, mask, _ = venv.reset()
-    B.field(venv.state, "deal_no")[:] = 126
-    B.field(venv.state, "total")[:, 2] = -20_000
+    BL.field(venv.state, "deal_no")[:] = 126
+    BL.field(venv.state, "total")[:, 2] = -20_000
     assert _banque_play_out(venv, mask, np.random.default_rng(0)) == {126, 127}
-    assert (B.field(venv.state, "deal_no") == 127).all()
-    totals = B.field(venv.state, "total")[:, :4]
+    assert (BL.field(venv.state, "deal_no") == 127).all()
+    totals = BL.field(venv.state, "total")[:, :4]
     assert (totals[:, 2] < -19_000).all() and (np.abs(totals[:, [0, 1, 3]]) < 2000).all(), totals
 
 
@@ -401,9 +403,9 @@ def test_banque__totals_stop_at_the_cap():
     """Totals are capped at 30,000 (the kernel's min), so a hand cannot push one past int16."""
     venv = cardenvs.make_vector("banque-v0", 8, seed=4, autoreset=False, validate=False)
     _, mask, _ = venv.reset()
-    B.field(venv.state, "total")[:, :2] = BANQUE_TOTAL_CAP - 10
+    BL.field(venv.state, "total")[:, :2] = BANQUE_TOTAL_CAP - 10
     _banque_play_out(venv, mask, np.random.default_rng(1))
-    totals = B.field(venv.state, "total")[:, :2]
+    totals = BL.field(venv.state, "total")[:, :2]
     assert (totals <= BANQUE_TOTAL_CAP).all() and (totals > BANQUE_TOTAL_CAP - 1000).all()
     assert (totals == BANQUE_TOTAL_CAP).any(), totals  # some seat gained and was capped
 

@@ -27,7 +27,7 @@ CASES = [(g, c) for g, cs in DETERMINIZED.items() for c in cs]
 
 def card_multiset(game: str, s) -> list[int]:
     """Every card of a one-row state, wherever it is (hands, piles, stock), sorted."""
-    from cardenvs.games.banque import rules as B
+    from cardenvs.games.banque import layout as B
     from cardenvs.games.four_aces import layout as F
 
     R = B if game == "banque-v0" else F
@@ -259,7 +259,7 @@ def test_ismcts__heuristic_roll_outs_in_waves_play_legally():
 def test_sim__consistency_check_can_fail():
     """Negative control: a 'determinization' that swaps one of the seat's own cards with an
     opponent's changes the seat's observation, so the property above would catch it."""
-    from cardenvs.games.banque import rules as R
+    from cardenvs.games.banque import layout as R
 
     env = cardenvs.make("banque-v0", num_players=2, trump_assignment="by_seat")
     env.reset(seed=5)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ...core.aec import front_ends
 from ...core.game import GameDef
+from . import config, constants, kernels, layout, search, tools
 from . import render as _render
-from . import rules as R
-from .rules import Config, Table, beats
+from .config import Config
+from .tools import Table, beats
 
 
 def num_seats(config) -> int:
@@ -14,7 +15,9 @@ def num_seats(config) -> int:
     return config.num_players
 
 
-GAME = GameDef.from_rules(R, render=_render.render, num_seats=num_seats)
+GAME = GameDef.from_rules(
+    constants, config, layout, kernels, tools, search, render=_render.render, num_seats=num_seats
+)
 BanqueVectorEnv, BanqueEnv, env = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
 raw_env = env
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from ...core.cards import SUITS
 from ...core.render import bold, card_text, mask_text
-from . import rules as R
+from ...core.state import PackedState
+from .config import Config
+from .constants import NUM_CARDS, PHASE_NAMES, PHASE_OVER, PHASE_TRUMP
+from .layout import field
 
 _OPTION = {1: "own trumps", 2: "no trumps", 3: "one common trump", 4: "two common trumps"}
 
 
-def _trumps(f, config: R.Config) -> str:
+def _trumps(f, config: Config) -> str:
     opt = config.trump_option
     if opt == 5:
         return "trumps: ♠ senior, ♦ junior"
@@ -20,13 +23,13 @@ def _trumps(f, config: R.Config) -> str:
 
 
 def render(
-    s: R.PackedState, b: int, config: R.Config, color: bool = True, viewer: int | None = None
+    s: PackedState, b: int, config: Config, color: bool = True, viewer: int | None = None
 ) -> str:
     """The bank (top card first, with owners), the viewer's hand only (default: the seat to
     act; ``viewer=-1`` shows every hand), hand sizes, stock size, trumps and scores."""
 
     def f(name):
-        return R.field(s, name)[b]
+        return field(s, name)[b]
 
     P = config.num_players
     phase = int(f("phase"))
@@ -41,7 +44,7 @@ def render(
     )
     lines = [
         f"{bold('Banque', color)} hand {int(f('deal_no')) + 1}  dealer: player_{int(f('dealer'))}"
-        f"  phase: {R.PHASE_NAMES[phase]}  stock: {R.NUM_CARDS - int(f('stock_pos'))}  "
+        f"  phase: {PHASE_NAMES[phase]}  stock: {NUM_CARDS - int(f('stock_pos'))}  "
         + _trumps(f, config)
         + ("  (tie-break hand)" if f("tiebreak") else ""),
         f"  bank ({n}, top first, /owner, · none): {bank or '-'}",
@@ -51,9 +54,9 @@ def render(
         hand = int(f("hand")[p])
         if f("sitting")[p]:
             shown = "sits out"
-        elif phase == R.PHASE_TRUMP:
+        elif phase == PHASE_TRUMP:
             shown = f"{bin(hand).count('1')} cards, face down until the trumps are chosen"
-        elif phase != R.PHASE_OVER and viewer not in (p, -1):
+        elif phase != PHASE_OVER and viewer not in (p, -1):
             shown = f"{bin(hand).count('1')} cards"
         else:
             shown = mask_text(hand, color)
@@ -66,7 +69,7 @@ def render(
             f"banks {int(f('bank_points')[p]):3d}  bonus {int(f('bonus')[p]):3d}{place}  "
             f"hand: {shown}"
         )
-    if phase == R.PHASE_OVER:
+    if phase == PHASE_OVER:
         winners = [p for p in range(P) if f("winners")[p]]
         who = ", ".join(f"player_{p}" for p in winners) or "nobody (drawn)"
         lines.append(f"  {bold('match over', color)}: {who} won")
