@@ -630,18 +630,20 @@ def test_multi_step_kernels__each_variant_refuses_the_other_config():
     variant's mode, seat count and hand size constants in it; each refuses the other's
     config."""
     from cardenvs.games.piquet.multi import kernels as multi_kernels
+    from cardenvs.games.piquet.multi.constants import MODE_NORMAND, MODE_PARTNERSHIP
 
     normand = cardenvs.make_vector("piquet_normand-v0", 2, seed=0)
     partners = cardenvs.make_vector("partnership_piquet-v0", 2, seed=0)
-    assert normand._step_rows is multi_kernels.step_rows_normand
-    assert partners._step_rows is multi_kernels.step_rows_partnership
+    for_normand = multi_kernels.step_for.kernels[MODE_NORMAND]
+    for_partners = multi_kernels.step_for.kernels[MODE_PARTNERSHIP]
+    assert normand._step_rows is for_normand and partners._step_rows is for_partners
     normand.reset()
     args = (np.zeros(2, np.int64), True, normand._obs, normand._mask)
     args += (normand._rewards, normand._terminated)
     with pytest.raises(ValueError, match="normand config"):
-        multi_kernels.step_rows_normand(normand.state, partners._cfg, *args)
+        for_normand(normand.state, partners._cfg, *args)
     with pytest.raises(ValueError, match="partnership Piquet config"):
-        multi_kernels.step_rows_partnership(normand.state, normand._cfg, *args)
+        for_partners(normand.state, normand._cfg, *args)
 
 
 @pytest.mark.parametrize("env_id", cardenvs.GAMES)

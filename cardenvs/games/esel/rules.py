@@ -700,3 +700,16 @@ def _apply(s, b, cfg, a):
         _take_trick(s, b, cfg)
     else:
         s.f[b, F_CURRENT] = seat_mod(seat + 1, P)
+
+
+# --- the step kernel (``core.kernel_template``: ``kernels.step_for``) --------------------------
+# one step kernel for every config
+STEP_VALUES = (0,)
+STEP_INDEX = None
+STEP_OPTION = None
+
+
+@njit(cache=True, inline="always")
+def specialise(cfg, value):
+    """The config as the step kernel reads it: the array itself (one kernel for every config)."""
+    return cfg

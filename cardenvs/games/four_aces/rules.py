@@ -25,6 +25,7 @@ from numba import njit
 
 from ...core import rng
 from ...core.bitmask import bit, spread
+from ...core.borrow import fixed_config
 from ...core.cards import NUM_CARDS
 from ...core.seats import at, seat_mod
 from .config import (
@@ -34,6 +35,7 @@ from .config import (
     C_PILE_DRAW,
     C_PLAYERS,
     C_REWARD,
+    C_SIZE,
     C_SKIP,
     C_TARGET,
     C_TIES,
@@ -391,3 +393,21 @@ def _write_rewards(s, b, cfg, out):
         mean += s.v[b, src + p] / P
     for p in range(P):
         out[p] = s.v[b, src + p] - mean
+
+
+# --- the step kernels (``core.kernel_template``: ``kernels.step_for``) -------------------------
+# one step kernel per seat count, each compiled on first use
+STEP_VALUES = range(3, 6)
+STEP_INDEX = C_PLAYERS
+STEP_OPTION = "num_players"
+
+
+@njit(cache=True, inline="always")
+def specialise(cfg, players):
+    """The config as the step kernel compiled for ``players`` seats reads it: the seat count is a
+    constant in it (``core.borrow.fixed_config``), so every loop over the seats has a known trip
+    count, and the config's values stay in registers. At N = 1024 in alternating process pairs
+    the default four-handed step got 1.15-1.37 times faster (4 pairs) than one kernel reading the
+    array; the same outputs, hashed over 600 steps of 512 rows and 400 steps for the other
+    counts."""
+    return fixed_config(cfg, C_SIZE, C_PLAYERS, players)

@@ -336,3 +336,9 @@ def _begin_play(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_PLAY
     s.f[b, F_CURRENT] = _elder(s, b)  # elder leads (2.7)
     s.f[b, F_TRICK_CARD] = -1
+
+
+@njit(cache=True)
+def declare_row(s, b, cfg):
+    """Run the declarations of row ``b`` (for the rules helper)."""
+    _declare(s, b, cfg)

@@ -544,3 +544,16 @@ def _apply_action(s, b, cfg, a):
         _bid(s, b, cfg, a)
     else:
         _play(s, b, cfg, gid(a - ACTION_PLAY))
+
+
+# --- the step kernel (``core.kernel_template``: ``kernels.step_for``) --------------------------
+# one step kernel for every config
+STEP_VALUES = (0,)
+STEP_INDEX = None
+STEP_OPTION = None
+
+
+@njit(cache=True, inline="always")
+def specialise(cfg, value):
+    """The config as the step kernel reads it: the array itself (one kernel for every config)."""
+    return cfg

@@ -33,7 +33,7 @@ from .constants import (
     PHASE_PLAY,
     TALON,
 )
-from .kernels import declare_row
+from .declare import declare_row
 from .layout import (
     F_BONUS,
     F_CALLS,

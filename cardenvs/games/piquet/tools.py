@@ -27,7 +27,7 @@ from .constants import (
     OUTCOME_EQUAL,
     OUTCOME_NONE,
 )
-from .kernels import declare_row
+from .declare import declare_row
 from .layout import (
     F_BONUS,
     F_CB,

@@ -82,7 +82,7 @@ from ....core.game import GameDef, layout_table
 from ..constants import DECK
 from .config import NormandConfig, PartnershipConfig
 from .constants import ACTION_NAMES, NUM_ACTIONS, VERSION
-from .kernels import legal_row, observe_rows, reset_rows, step_rows_normand, step_rows_partnership
+from .kernels import legal_row, observe_rows, reset_rows, step_for, step_rows
 from .layout import LAYOUT, OBS_LAYOUTS
 from .search import determinize
 from .tools import deal_extras, deck_strings, result
@@ -124,7 +124,8 @@ def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
         num_seats=_four_seats if num_seats == 4 else _three_seats,
         layout=LAYOUT,
         reset_rows=reset_rows,
-        step_rows=step_rows_partnership if num_seats == 4 else step_rows_normand,
+        step_rows=step_rows,
+        step_for=step_for,
         observe_rows=observe_rows,
         result=result,
         render=render,

@@ -14,7 +14,6 @@ from ..cards import lid
 from ..search import _cards_of, _mask_of
 from .config import K_CB, K_EXCH_MIN, K_HAND, K_MODE, K_SEATS
 from .constants import MAX_SEATS, MODE_NORMAND, NUM_CARDS, OUTCOME_NONE, PHASE_EXCHANGE, PHASE_PLAY
-from .kernels import declare_row
 from .layout import (
     F_BONUS,
     F_CB,
@@ -39,6 +38,7 @@ from .layout import (
     V_DECL_PTS,
     State,
 )
+from .rules import declare_row
 
 # --- determinization (search on state copies, ``core.sim``) -----------------------------------
 DETERMINIZE_TRIES = 300  # uniform draws tried before the fallback chain (see ``determinize``)

@@ -21,7 +21,6 @@ from .constants import (
     OUTCOME_EQUAL,
     OUTCOME_NONE,
 )
-from .kernels import declare_row
 from .layout import (
     F_BONUS,
     F_CB,
@@ -40,7 +39,7 @@ from .layout import (
     State,
     new_state,
 )
-from .rules import _has_face
+from .rules import _has_face, declare_row
 
 
 # --- Python-side helpers -----------------------------------------------------------------------
