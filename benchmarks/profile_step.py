@@ -53,8 +53,7 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from cardenvs.core.borrow import borrowed, borrowed_state, borrowed_step, fixed_config
-from cardenvs.core.game import StepKernels
+from cardenvs.core.borrow import borrowed, borrowed_state, borrowed_step
 from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 from cardenvs.core.state import PackedState
 from cardenvs.core.vector import RandomLegal
@@ -64,37 +63,14 @@ RESULTS = Path(__file__).parent / "results"
 
 def _config_of(venv, rules):
     """An inlined kernel ``prep(cfg)`` that hands the phases the config as the engine's step
-    kernel does: the tuple of ``fixed_config`` with the engine's seat count a constant (Banque,
-    Four Aces), the tuple of ``multi._fixed`` with its variant's constants (normand,
-    partnership), or the array itself (the others)."""
-    step_for = venv.game.step_for
-    if hasattr(rules, "specialise"):  # a kernels.py generated from core.kernel_template
-        specialise = rules.specialise
-        value = next(v for v, kernel in step_for.kernels.items() if kernel is venv._step_rows)
+    kernel does: the engine's ``specialise`` with the value of the engine's kernel (every
+    ``kernels.py`` is generated from ``core.kernel_template``)."""
+    specialise = rules.specialise
+    value = next(v for v, kernel in venv.game.step_for.kernels.items() if kernel is venv._step_rows)
 
-        @njit(inline="always")
-        def prep(cfg):
-            return specialise(cfg, value)
-
-    elif isinstance(step_for, StepKernels):
-        size, index, value = rules.C_SIZE, step_for.index, int(venv._cfg[step_for.index])
-
-        @njit(inline="always")
-        def prep(cfg):
-            return fixed_config(cfg, size, index, value)
-
-    elif hasattr(rules, "_fixed"):
-        fixed, mode = rules._fixed, int(venv._cfg[rules.K_MODE])
-
-        @njit(inline="always")
-        def prep(cfg):
-            return fixed(cfg, mode)
-
-    else:
-
-        @njit(inline="always")
-        def prep(cfg):
-            return cfg
+    @njit(inline="always")
+    def prep(cfg):
+        return specialise(cfg, value)
 
     return prep
 

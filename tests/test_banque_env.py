@@ -404,7 +404,7 @@ def expected_obs(s, b: int, config: C.Config, seat: int) -> np.ndarray:
         x[R.O_SEATS + k] = 1
         x[R.O_DEALER + k] = float(p == int(f("dealer")))
     for suit in range(4):
-        x[R.O_CLASS + suit] = int(f("suit_class")[suit]) / 2
+        x[R.O_SUIT_CLASS + suit] = int(f("suit_class")[suit]) / 2
     mover = int(f("next_mover")) if ph == K.PHASE_INTERRUPT else cur
     if mover >= 0:
         x[R.O_MOVER + (mover - seat) % P] = 1

@@ -496,13 +496,13 @@ def test_four_aces__public_information_is_observed():
                 assert np.flatnonzero(block).tolist() == bits(int(L.field(s, "exposed")[b, p]))
                 size = bin(int(L.field(s, "hidden")[b, p])).count("1")
                 size += int(L.field(s, "jokers_held")[b, p])
-                assert x[L.O_HSIZE + k] == pytest.approx(size / 5)
+                assert x[L.O_HIDDEN_SIZE + k] == pytest.approx(size / 5)
             n = int(L.field(s, "pile_n")[b])
             pile = [int(c) for c in L.field(s, "pile")[b, :n]]
             assert n > 0
             order = x[L.O_PILE : L.O_PILE + 52]
             assert [int(c) for c in np.argsort(order)[-n:]] == pile
-            assert np.flatnonzero(x[L.O_TOP : L.O_TOP + 52]).tolist() == [pile[-1]]
+            assert np.flatnonzero(x[L.O_PILE_TOP : L.O_PILE_TOP + 52]).tolist() == [pile[-1]]
             assert x[L.O_STOCK] == pytest.approx(len(undrawn(s, b)) / 54)
 
 

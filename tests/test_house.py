@@ -82,3 +82,76 @@ def test_step_kernels__one_kernel_without_an_index_and_a_clear_error_for_a_missi
     assert fixed(np.array([2])) == ("kernel", 2)
     with pytest.raises(ValueError, match=r"config item 0 = 5; allowed: \[1, 2\]"):
         fixed(np.array([5]))
+
+
+def _engine_modules(engine):
+    import importlib
+
+    pkg = "cardenvs." + engine.replace("/", ".")
+    layout = importlib.import_module(pkg + ".layout")
+    config = importlib.import_module(pkg + ".config")
+    return layout, config
+
+
+def _kernel_options(config_module):
+    """The config class whose kernel fields lay out the engine's config vector."""
+    from cardenvs.core.game import GameConfig
+
+    classes = [
+        v
+        for v in vars(config_module).values()
+        if isinstance(v, type)
+        and issubclass(v, GameConfig)
+        and v.__module__ == config_module.__name__
+    ]
+    layouts = {tuple(f.name for f in c.kernel_fields()) for c in classes if "ENV_ID" in c.__dict__}
+    assert len(layouts) == 1, f"{config_module.__name__}: ids with different kernel layouts"
+    return layouts.pop()
+
+
+@pytest.mark.parametrize("engine", list(kernel_template.ENGINES))
+def test_house__offsets_and_option_indices_are_named_after_their_fields_in_full(engine):
+    """``F_<FIELD>`` (and ``M_``, ``V_``) is the offset of state field ``<field>`` in its array,
+    ``O_<BLOCK>`` the offset of observation block ``<block>`` (``B_<BLOCK>`` its index where the
+    offsets depend on the seat count), ``C_<OPTION>`` the config vector's item of option
+    ``<option>``: one prefix per kind, every name spelled out."""
+    import re
+
+    for env_id in cardenvs.GAMES:  # each id's GameDef sets its config class's ENV_ID
+        cardenvs.game_info(env_id)
+    layout, config = _engine_modules(engine)
+    slots = layout.LAYOUT.slots
+    obs = getattr(layout, "OBS_LAYOUTS", None) or {0: layout.OBS_LAYOUT}
+    blocks = [f.name for f in next(iter(obs.values()))]
+    wrong = []
+    for name, value in vars(layout).items():
+        m = re.fullmatch(r"([MVFOB])_([A-Z0-9_]+)", name)
+        if not m or not isinstance(value, int) or name == "B_END":
+            continue
+        kind, field = m.group(1), m.group(2).lower()
+        if kind in "MVF":
+            ok = field in slots and slots[field][:2] == (kind.lower(), value)
+        elif kind == "O":
+            ok = field in blocks and all(
+                sum(f.size for f in lay[: [f.name for f in lay].index(field)]) == value
+                for lay in obs.values()
+            )
+        else:
+            ok = field in blocks and blocks.index(field) == value
+        if not ok:
+            wrong.append(name)
+    options = _kernel_options(config)
+    for name, value in vars(config).items():
+        m = re.fullmatch(r"C_([A-Z0-9_]+)", name)
+        if m and isinstance(value, int) and not (options[value] == m.group(1).lower()):
+            wrong.append(name)
+    assert not wrong, f"{engine}: names that do not spell their field, block or option: {wrong}"
+
+
+@pytest.mark.parametrize("engine", list(kernel_template.ENGINES))
+def test_house__no_abbreviated_player_count(engine):
+    """The number of players is ``num_players`` (or ``P`` inside a kernel), never ``_np``."""
+    import re
+
+    for path in (PACKAGE / engine).glob("*.py"):
+        assert not re.search(r"\b_np\b", path.read_text()), path

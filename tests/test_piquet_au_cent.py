@@ -8,6 +8,7 @@ younger's optional exchange, elder's calls in full, and the config surface.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -312,14 +313,14 @@ def test_config__kernel_layout_is_shared():
     au, pq = C.AuCentConfig().to_array(), C.Config().to_array()
     assert au.shape == pq.shape
     assert au[C.C_GAME] == C.GAME_AU_CENT and pq[C.C_GAME] == C.GAME_PARTIE
-    assert au[C.C_YOUNGER_MIN] == 0 and pq[C.C_YOUNGER_MIN] == 1
+    assert au[C.C_YOUNGER_MIN_EXCHANGE] == 0 and pq[C.C_YOUNGER_MIN_EXCHANGE] == 1
     assert C.AuCentConfig.index("target") == C.Config.index("target") == C.C_TARGET
 
 
 def test_docstring__tables_are_generated():
     doc = piquet_au_cent.__doc__
     assert layout_table(L.OBS_LAYOUT) in doc and K.ACTION_TABLE in doc
-    for name in C.AuCentConfig.__dataclass_fields__:
+    for name in (f.name for f in dataclasses.fields(C.AuCentConfig)):
         assert f"`{name}`" in doc
 
 

@@ -278,7 +278,11 @@ def pick_hidden_swap(s, cfg, b: int, seat: int, rng) -> tuple[int, int] | None:
     phase = int(field(s, "phase")[b])
     in_play = phase == K.PHASE_PLAY
     secret = ()
-    if not cfg[C.C_CB_AUTO] and phase > K.PHASE_CLAIM and int(field(s, "cb_claim")[b, o]) == 0:
+    if (
+        not cfg[C.C_CARTE_BLANCHE_AUTO]
+        and phase > K.PHASE_CLAIM
+        and int(field(s, "cb_claim")[b, o]) == 0
+    ):
         secret = (o,)
     declared = None
     for _ in range(24):

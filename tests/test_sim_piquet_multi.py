@@ -131,7 +131,7 @@ def inconsistencies(d, before, seat: int, game: str, config: dict) -> list[str]:
         for suit in range(4):
             if (int(f(d, "void")[t]) >> suit) & 1 and hand & SUIT[suit]:
                 bad.append(f"seat {t} holds a card of suit {suit}, which he failed to follow")
-        cb = int(bool(cfg[MC.K_CB]) and dealt != 0 and not dealt & FACES)
+        cb = int(bool(cfg[MC.C_CARTE_BLANCHE]) and dealt != 0 and not dealt & FACES)
         if int(f(d, "cb")[t]) != cb:
             bad.append(f"cb[{t}] disagrees with the dealt hand")
         if phase >= MK.PHASE_PLAY and cb != int(f(before, "cb")[t]):

@@ -9,17 +9,17 @@ from numba import njit
 
 from ...core.bitmask import bit
 from .config import (
-    C_DRAWN_ONLY,
-    C_DRAWS,
-    C_EACH_OTHER,
-    C_EIGHTS,
-    C_OPTION,
-    C_PLAYERS,
-    C_QUADS,
-    C_SAME_RANK,
-    C_SEQ_ORDER,
-    C_SEQS,
-    C_STEP,
+    C_AFTER_DRAW_PLAY,
+    C_BEAT_STEP,
+    C_COMMON_TRUMPS_BEAT_EACH_OTHER,
+    C_DRAWS_PER_FAILURE,
+    C_EIGHTS_WILD,
+    C_FOUR_OF_A_KIND,
+    C_NUM_PLAYERS,
+    C_SAME_RANK_ALWAYS_BEATS,
+    C_SEQUENCE_OF_FOUR,
+    C_SEQUENCE_ORDER,
+    C_TRUMP_OPTION,
 )
 from .constants import (
     BY_RANK,
@@ -31,7 +31,17 @@ from .constants import (
     SEQ_STARTS,
     SUIT_CARDS,
 )
-from .layout import F_BANK, F_BANK_N, F_CLASS, F_DRAWS, F_PHASE, F_STOCK, F_TRUMP, M_DRAWN, M_HAND
+from .layout import (
+    F_BANK,
+    F_BANK_N,
+    F_DRAWS,
+    F_PHASE,
+    F_STOCK_POS,
+    F_SUIT_CLASS,
+    F_TRUMP,
+    M_DRAWN,
+    M_HAND,
+)
 
 
 # --- card helpers ------------------------------------------------------------------------------
@@ -48,8 +58,8 @@ def lid(c):
 
 
 @njit(cache=True, inline="always")
-def _np(cfg):
-    return cfg[C_PLAYERS]
+def _num_players(cfg):
+    return cfg[C_NUM_PLAYERS]
 
 
 @njit(cache=True, inline="always")
@@ -73,7 +83,7 @@ def _rank_mask(rank):
 @njit(cache=True, inline="always")
 def _seq_mask(cfg, suit, low):
     """The four cards of sequence ``low`` (index into SEQ_LOWS) in ``suit``; 0 if invalid."""
-    o = cfg[C_SEQ_ORDER]
+    o = cfg[C_SEQUENCE_ORDER]
     if SEQ_RANKS[o, low, 0] < 0:
         return np.uint64(0)
     m = np.uint64(0)
@@ -87,21 +97,25 @@ def _seq_mask(cfg, suit, low):
 def _beat_set(s, b, cfg, seat, t):
     """Every card that ``seat`` could put on top card ``t`` as a normal beat (4.2), as a mask:
     the same suit and lower, the same rank, or a trump the option allows."""
-    out = BY_SUIT[cfg[C_STEP], t]
-    if cfg[C_SAME_RANK]:
+    out = BY_SUIT[cfg[C_BEAT_STEP], t]
+    if cfg[C_SAME_RANK_ALWAYS_BEATS]:
         out |= BY_RANK[t]
-    opt = cfg[C_OPTION]
+    opt = cfg[C_TRUMP_OPTION]
     ts = t // 13
     if opt == 1:
         own = s.f[b, F_TRUMP + seat]
         if own >= 0 and own != ts:
             out |= SUIT_CARDS[own]  # own trump on another suit
     elif opt >= 3:
-        ct = s.f[b, F_CLASS + ts]
+        ct = s.f[b, F_SUIT_CLASS + ts]
         for suit in range(4):
-            cx = s.f[b, F_CLASS + suit]
+            cx = s.f[b, F_SUIT_CLASS + suit]
             if cx > ct or (
-                opt == 4 and cfg[C_EACH_OTHER] == 1 and cx == 1 and ct == 1 and suit != ts
+                opt == 4
+                and cfg[C_COMMON_TRUMPS_BEAT_EACH_OTHER] == 1
+                and cx == 1
+                and ct == 1
+                and suit != ts
             ):
                 out |= SUIT_CARDS[suit]  # a trump on a lower class (option 5: senior/junior)
     return out
@@ -122,7 +136,7 @@ def _usable(s, b, cfg, seat):
     """The cards the seat to act may use: after a draw under ``drawn_card_only``, the drawn
     cards only (4.4, A14)."""
     hand = s.m[b, M_HAND + seat]
-    if s.f[b, F_PHASE] == PHASE_DRAWN and cfg[C_DRAWN_ONLY]:
+    if s.f[b, F_PHASE] == PHASE_DRAWN and cfg[C_AFTER_DRAW_PLAY]:
         return hand & s.m[b, M_DRAWN]
     return hand
 
@@ -138,18 +152,18 @@ def _quad_ranks(hand):
 @njit(cache=True, inline="always")
 def _seq_starts(cfg, cards, suit):
     """Bit ``low`` set for each sequence of ``suit`` that ``cards`` contain."""
-    return SEQ_STARTS[cfg[C_SEQ_ORDER], (cards >> np.uint64(suit * 13 + 4)) & np.uint64(0x1FF)]
+    return SEQ_STARTS[cfg[C_SEQUENCE_ORDER], (cards >> np.uint64(suit * 13 + 4)) & np.uint64(0x1FF)]
 
 
 @njit(cache=True, inline="always")
 def _has_special(s, b, cfg, seat):
     """Does the seat hold any special play (for the out-of-turn questions)?"""
     hand = s.m[b, M_HAND + seat]
-    if cfg[C_EIGHTS] and hand & _rank_mask(RANK_8) != np.uint64(0):
+    if cfg[C_EIGHTS_WILD] and hand & _rank_mask(RANK_8) != np.uint64(0):
         return True
-    if cfg[C_QUADS] and _quad_ranks(hand) != np.uint64(0):
+    if cfg[C_FOUR_OF_A_KIND] and _quad_ranks(hand) != np.uint64(0):
         return True
-    if cfg[C_SEQS]:
+    if cfg[C_SEQUENCE_OF_FOUR]:
         for suit in range(4):
             if _seq_starts(cfg, hand, suit) != 0:
                 return True
@@ -158,4 +172,4 @@ def _has_special(s, b, cfg, seat):
 
 @njit(cache=True, inline="always")
 def _can_draw(s, b, cfg):
-    return s.f[b, F_STOCK] < NUM_CARDS and s.f[b, F_DRAWS] < cfg[C_DRAWS]
+    return s.f[b, F_STOCK_POS] < NUM_CARDS and s.f[b, F_DRAWS] < cfg[C_DRAWS_PER_FAILURE]

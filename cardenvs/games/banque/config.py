@@ -277,82 +277,61 @@ class Config(GameConfig):
 
 
 _ci = Config.index
-C_SIZE = len(dataclasses.fields(Config))  # entries of the config vector
-C_EPISODE, C_REWARD, C_PLAYERS, C_TARGET, C_TIED_ONLY, C_NEXT_DEALER = (
-    _ci(k)
-    for k in ("episode", "reward", "num_players", "target_score", "win_tie_break", "next_dealer")
-)
-C_OPTION, C_ASSIGN, C_COMMON, C_EACH_OTHER, C_SENIOR_KING = (
-    _ci(k)
-    for k in (
-        "trump_option",
-        "trump_assignment",
-        "common_trumps",
-        "common_trumps_beat_each_other",
-        "trump_king",
-    )
-)
-C_HAND, C_CENTRE, C_STEP, C_SAME_RANK, C_FORCED, C_VOLUNTARY, C_DRAWS, C_DRAWN_ONLY = (
-    _ci(k)
-    for k in (
-        "hand_size",
-        "centre_card",
-        "beat_step",
-        "same_rank_always_beats",
-        "forced_play",
-        "voluntary_draw",
-        "draws_per_failure",
-        "after_draw_play",
-    )
-)
-C_OUT_OF_TURN, C_EIGHTS, C_EIGHT_FU, C_QUADS, C_QUAD_FU, C_SEQS, C_SEQ_ORDER, C_SEQ_FU = (
-    _ci(k)
-    for k in (
-        "specials_out_of_turn",
-        "eights_wild",
-        "eight_followup",
-        "four_of_a_kind",
-        "quad_followup",
-        "sequence_of_four",
-        "sequence_order",
-        "sequence_followup",
-    )
-)
-C_KINGS, C_KINGS_FU, C_SEVEN, C_TAKE_ALL, C_PREV_OWNER, C_FINAL_BANK = (
-    _ci(k)
-    for k in (
-        "four_kings_take_bank",
-        "four_kings_follow_up",
-        "seven_effect",
-        "bank_take",
-        "unowned_top_failure",
-        "final_bank",
-    )
-)
-C_BONUS, C_KING_EXTRA, C_SEQ_EXTRA, C_QUAD_BONUS, C_TRUMP_KING, C_STACK = (
-    _ci(k)
-    for k in (
-        "finish_bonus",
-        "finish_king_extra",
-        "finish_sequence_extra",
-        "finish_quad_non_king",
-        "finish_trump_king_takes_bank",
-        "bonuses_stack",
-    )
-)
-C_PENALTY, C_PEN_MODE, C_PEN_FIXED, C_PEN_CARD, C_NEGATIVE, C_MAX_HANDS = (
-    _ci(k)
-    for k in (
-        "hand_penalty",
-        "penalty_mode",
-        "penalty_fixed",
-        "penalty_per_card",
-        "allow_negative_totals",
-        "max_hands",
-    )
-)
+CONFIG_SIZE = len(dataclasses.fields(Config))  # entries of the config vector
+C_EPISODE = _ci("episode")
+C_REWARD = _ci("reward")
+C_NUM_PLAYERS = _ci("num_players")
+C_TARGET_SCORE = _ci("target_score")
+C_WIN_TIE_BREAK = _ci("win_tie_break")
+C_NEXT_DEALER = _ci("next_dealer")
+C_TRUMP_OPTION = _ci("trump_option")
+C_TRUMP_ASSIGNMENT = _ci("trump_assignment")
+C_COMMON_TRUMPS = _ci("common_trumps")
+C_COMMON_TRUMPS_BEAT_EACH_OTHER = _ci("common_trumps_beat_each_other")
+C_TRUMP_KING = _ci("trump_king")
+C_HAND_SIZE = _ci("hand_size")
+C_CENTRE_CARD = _ci("centre_card")
+C_BEAT_STEP = _ci("beat_step")
+C_SAME_RANK_ALWAYS_BEATS = _ci("same_rank_always_beats")
+C_FORCED_PLAY = _ci("forced_play")
+C_VOLUNTARY_DRAW = _ci("voluntary_draw")
+C_DRAWS_PER_FAILURE = _ci("draws_per_failure")
+C_AFTER_DRAW_PLAY = _ci("after_draw_play")
+C_SPECIALS_OUT_OF_TURN = _ci("specials_out_of_turn")
+C_EIGHTS_WILD = _ci("eights_wild")
+C_EIGHT_FOLLOWUP = _ci("eight_followup")
+C_FOUR_OF_A_KIND = _ci("four_of_a_kind")
+C_QUAD_FOLLOWUP = _ci("quad_followup")
+C_SEQUENCE_OF_FOUR = _ci("sequence_of_four")
+C_SEQUENCE_ORDER = _ci("sequence_order")
+C_SEQUENCE_FOLLOWUP = _ci("sequence_followup")
+C_FOUR_KINGS_TAKE_BANK = _ci("four_kings_take_bank")
+C_FOUR_KINGS_FOLLOW_UP = _ci("four_kings_follow_up")
+C_SEVEN_EFFECT = _ci("seven_effect")
+C_BANK_TAKE = _ci("bank_take")
+C_UNOWNED_TOP_FAILURE = _ci("unowned_top_failure")
+C_FINAL_BANK = _ci("final_bank")
+C_FINISH_BONUS = _ci("finish_bonus")
+C_FINISH_KING_EXTRA = _ci("finish_king_extra")
+C_FINISH_SEQUENCE_EXTRA = _ci("finish_sequence_extra")
+C_FINISH_QUAD_NON_KING = _ci("finish_quad_non_king")
+C_FINISH_TRUMP_KING_TAKES_BANK = _ci("finish_trump_king_takes_bank")
+C_BONUSES_STACK = _ci("bonuses_stack")
+C_HAND_PENALTY = _ci("hand_penalty")
+C_PENALTY_MODE = _ci("penalty_mode")
+C_PENALTY_FIXED = _ci("penalty_fixed")
+C_PENALTY_PER_CARD = _ci("penalty_per_card")
+C_ALLOW_NEGATIVE_TOTALS = _ci("allow_negative_totals")
+C_MAX_HANDS = _ci("max_hands")
 SEVEN_CONTROL, SEVEN_DRAW_MOVE, SEVEN_DRAW_SKIP, SEVEN_NONE = range(4)
 FOLLOW_NONE, FOLLOW_OPTIONAL, FOLLOW_MANDATORY = range(3)
 PEN_POINTS, PEN_FIXED, PEN_PER_CARD, PEN_POINTS_PLUS, PEN_POINTS_ELSE = range(5)
 
 __doc__ = __doc__.replace("{config_table}", Config.describe())
+
+
+# --- named choice codes: the int the kernels see for a choice (``GameConfig.code``) -------
+AFTER_DRAW_PLAY_DRAWN_CARD_ONLY = Config.code("after_draw_play", "drawn_card_only")
+FOUR_KINGS_TAKE_BANK_ALWAYS = Config.code("four_kings_take_bank", "always")
+TRUMP_ASSIGNMENT_CHOOSE_IN_TURN = Config.code("trump_assignment", "choose_in_turn")
+TRUMP_ASSIGNMENT_RANDOM = Config.code("trump_assignment", "random")

@@ -76,14 +76,18 @@ M_HAND, M_TAKEN, M_DRAWN, M_KEY, M_EPISODE, M_LEGAL = (
 V_TOTAL, V_LAST_POINTS, V_BANK_POINTS, V_BONUS, V_PENALTY = (
     _o(k) for k in ("total", "last_points", "bank_points", "bonus", "penalty")
 )
-V_LAST_BANK, V_LAST_BONUS, F_LAST_OUT = _o("last_bank_points"), _o("last_bonus"), _o("last_out")
-F_DECK, F_BANK, F_OWNER, F_BANK_N, F_BASE_PREV, F_STOCK = (
+V_LAST_BANK_POINTS, V_LAST_BONUS, F_LAST_OUT = (
+    _o("last_bank_points"),
+    _o("last_bonus"),
+    _o("last_out"),
+)
+F_DECK, F_BANK, F_OWNER, F_BANK_N, F_BASE_PREV, F_STOCK_POS = (
     _o(k) for k in ("deck", "bank", "owner", "bank_n", "base_prev", "stock_pos")
 )
 F_DEAL_NO, F_DEALER, F_CURRENT, F_PHASE, F_WINNER, F_WINNERS = (
     _o(k) for k in ("deal_no", "dealer", "current", "phase", "winner", "winners")
 )
-F_TRUMP, F_CLASS, F_OUT, F_N_OUT, F_SITTING, F_CONTENDER, F_TIEBREAK = (
+F_TRUMP, F_SUIT_CLASS, F_OUT, F_N_OUT, F_SITTING, F_CONTENDER, F_TIEBREAK = (
     _o(k) for k in ("trump", "suit_class", "out", "n_out", "sitting", "contender", "tiebreak")
 )
 F_SEVEN, F_SEVEN_NEXT, F_DRAWS, F_FAILS, F_FOLLOW, F_STARTER, F_LAST_PLAYER = (
@@ -127,7 +131,7 @@ OBS_DIM = sum(f.size for f in OBS_LAYOUT)
 O_HAND, O_BANK_OWNER, O_BANK_POS, O_TOP, O_TAKEN, O_DRAWN = (
     _OFF[k] for k in ("hand", "bank_owner", "bank_pos", "top", "taken", "drawn")
 )
-O_HAND_SIZE, O_STOCK, O_TRUMPS, O_CLASS, O_OUT, O_BANK_POINTS, O_BONUS, O_TOTAL = (
+O_HAND_SIZE, O_STOCK, O_TRUMPS, O_SUIT_CLASS, O_OUT, O_BANK_POINTS, O_BONUS, O_TOTAL = (
     _OFF[k]
     for k in (
         "hand_size",

@@ -9,13 +9,12 @@ from numba import njit
 
 from ...core.bitmask import clear, popcount
 from ...core.seats import at, seat_mod
-from .beating import _np, lid
-from .config import C_DRAWS, C_MAX_HANDS, C_TARGET
+from .beating import _num_players, lid
+from .config import C_DRAWS_PER_FAILURE, C_MAX_HANDS, C_TARGET_SCORE
 from .constants import NUM_CARDS, PHASE_INTERRUPT, PHASE_TRUMP
 from .layout import (
     F_BANK,
     F_BANK_N,
-    F_CLASS,
     F_CONTENDER,
     F_CURRENT,
     F_DEAL_NO,
@@ -28,7 +27,8 @@ from .layout import (
     F_PHASE,
     F_SEVEN,
     F_SITTING,
-    F_STOCK,
+    F_STOCK_POS,
+    F_SUIT_CLASS,
     F_TRUMP,
     M_DRAWN,
     M_HAND,
@@ -37,7 +37,6 @@ from .layout import (
     O_BANK_POINTS,
     O_BANK_POS,
     O_BONUS,
-    O_CLASS,
     O_CONTENDER,
     O_DEALER,
     O_DRAWN,
@@ -53,6 +52,7 @@ from .layout import (
     O_SEVEN,
     O_SITTING,
     O_STOCK,
+    O_SUIT_CLASS,
     O_TAKEN,
     O_TO_ACT,
     O_TOP,
@@ -69,7 +69,7 @@ from .rules import _planes
 @njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     ph = s.f[b, F_PHASE]
     _planes(s.m[b, M_HAND + seat] if ph != PHASE_TRUMP else np.uint64(0), out, O_HAND)
     n = s.f[b, F_BANK_N]
@@ -94,7 +94,7 @@ def _observe(s, b, cfg, seat, out):
 @njit(cache=True, inline="always")
 def _taken_all(s, b, cfg):
     taken = np.uint64(0)
-    for p in range(_np(cfg)):
+    for p in range(_num_players(cfg)):
         taken |= s.m[b, M_TAKEN + p]
     return taken
 
@@ -106,10 +106,10 @@ def _observe_numbers(s, b, cfg, seat, out):
     The seat loop indexes the state through unsigned seats (no negative-index wraparound for
     numba to add) and multiplies by the target's reciprocal, read once: 13% off the whole
     observation, with the same float32 values (checked for every total and allowed target)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     ph = s.f[b, F_PHASE]
     clear(out, O_HAND_SIZE, OBS_DIM)
-    per_target = 1.0 / cfg[C_TARGET]
+    per_target = 1.0 / cfg[C_TARGET_SCORE]
     for k in range(P):
         p = seat_mod(seat + k, P)
         if ph != PHASE_TRUMP:
@@ -129,15 +129,15 @@ def _observe_numbers(s, b, cfg, seat, out):
         out[O_DEALER + seat_mod(dealer - seat, P)] = 1.0
     mine = s.f[b, F_CURRENT] == seat
     for suit in range(4):
-        out[O_CLASS + suit] = s.f[b, F_CLASS + suit] * (1.0 / 2.0)
+        out[O_SUIT_CLASS + suit] = s.f[b, F_SUIT_CLASS + suit] * (1.0 / 2.0)
     mover = s.f[b, F_NEXT_MOVER] if ph == PHASE_INTERRUPT else s.f[b, F_CURRENT]
     if mover >= 0:
         out[O_MOVER + seat_mod(mover - seat, P)] = 1.0
-    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) * (1.0 / 36.0)
+    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK_POS]) * (1.0 / 36.0)
     out[O_PHASE + ph] = 1.0
     out[O_TO_ACT] = 1.0 if mine else 0.0
     if s.f[b, F_SEVEN] > 0 and ph != PHASE_INTERRUPT:
         out[O_SEVEN + s.f[b, F_SEVEN] - 1] = 1.0
-    out[O_DRAWS] = s.f[b, F_DRAWS] / cfg[C_DRAWS] if ph != PHASE_INTERRUPT else 0.0
+    out[O_DRAWS] = s.f[b, F_DRAWS] / cfg[C_DRAWS_PER_FAILURE] if ph != PHASE_INTERRUPT else 0.0
     out[O_FAILS] = min(s.f[b, F_FAILS], 4) * (1.0 / 4.0)
     out[O_HAND_NO] = s.f[b, F_DEAL_NO] / cfg[C_MAX_HANDS]

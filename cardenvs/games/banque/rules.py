@@ -34,12 +34,13 @@ from numba import njit
 from ...core import rng
 from ...core.bitmask import action_in, bit, dense_suits, lowest, spread
 from ...core.borrow import fixed_config
+from ...core.game import EPISODE_GAME, REWARD_WIN
 from ...core.seats import seat_mod
 from .beating import (
     _beat_mask,
     _can_draw,
     _has_special,
-    _np,
+    _num_players,
     _quad_ranks,
     _rank_mask,
     _seq_mask,
@@ -48,32 +49,34 @@ from .beating import (
     gid,
 )
 from .config import (
-    C_DRAWN_ONLY,
-    C_DRAWS,
-    C_EIGHT_FU,
-    C_EIGHTS,
+    AFTER_DRAW_PLAY_DRAWN_CARD_ONLY,
+    C_AFTER_DRAW_PLAY,
+    C_BANK_TAKE,
+    C_DRAWS_PER_FAILURE,
+    C_EIGHT_FOLLOWUP,
+    C_EIGHTS_WILD,
     C_EPISODE,
-    C_FORCED,
-    C_KINGS,
-    C_KINGS_FU,
-    C_OPTION,
-    C_OUT_OF_TURN,
-    C_PLAYERS,
-    C_PREV_OWNER,
-    C_QUAD_FU,
-    C_QUADS,
+    C_FINISH_TRUMP_KING_TAKES_BANK,
+    C_FORCED_PLAY,
+    C_FOUR_KINGS_FOLLOW_UP,
+    C_FOUR_KINGS_TAKE_BANK,
+    C_FOUR_OF_A_KIND,
+    C_NUM_PLAYERS,
+    C_QUAD_FOLLOWUP,
     C_REWARD,
-    C_SENIOR_KING,
-    C_SEQ_FU,
-    C_SEQ_ORDER,
-    C_SEQS,
-    C_SEVEN,
-    C_SIZE,
-    C_TAKE_ALL,
+    C_SEQUENCE_FOLLOWUP,
+    C_SEQUENCE_OF_FOUR,
+    C_SEQUENCE_ORDER,
+    C_SEVEN_EFFECT,
+    C_SPECIALS_OUT_OF_TURN,
     C_TRUMP_KING,
-    C_VOLUNTARY,
+    C_TRUMP_OPTION,
+    C_UNOWNED_TOP_FAILURE,
+    C_VOLUNTARY_DRAW,
+    CONFIG_SIZE,
     FOLLOW_MANDATORY,
     FOLLOW_NONE,
+    FOUR_KINGS_TAKE_BANK_ALWAYS,
     SEVEN_CONTROL,
     SEVEN_DRAW_MOVE,
     SEVEN_DRAW_SKIP,
@@ -119,7 +122,6 @@ from .layout import (
     F_BANK,
     F_BANK_N,
     F_BASE_PREV,
-    F_CLASS,
     F_CONTENDER,
     F_CURRENT,
     F_DEAL_NO,
@@ -139,7 +141,8 @@ from .layout import (
     F_SEVEN,
     F_SEVEN_NEXT,
     F_SITTING,
-    F_STOCK,
+    F_STOCK_POS,
+    F_SUIT_CLASS,
     F_TIEBREAK,
     F_TRUMP,
     F_WINNER,
@@ -152,7 +155,7 @@ from .layout import (
     M_TAKEN,
     V_BANK_POINTS,
     V_BONUS,
-    V_LAST_BANK,
+    V_LAST_BANK_POINTS,
     V_LAST_BONUS,
     V_LAST_POINTS,
     V_PENALTY,
@@ -190,7 +193,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
         s.v[b, V_TOTAL + p] = 0
         s.v[b, V_LAST_POINTS + p] = 0
         s.v[b, V_PENALTY + p] = 0
-        s.v[b, V_LAST_BANK + p] = 0
+        s.v[b, V_LAST_BANK_POINTS + p] = 0
         s.v[b, V_LAST_BONUS + p] = 0
         s.f[b, F_LAST_OUT + p] = 0
         s.f[b, F_WINNERS + p] = 0
@@ -202,7 +205,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
         for i in range(NUM_CARDS):
             s.f[b, F_DECK + i] = deck[i]
     if dealer < 0:
-        dealer = rng.draw(rng.stream(key, episode, 2000), 0, _np(cfg))  # by lot (3.1)
+        dealer = rng.draw(rng.stream(key, episode, 2000), 0, _num_players(cfg))  # by lot (3.1)
     s.f[b, F_DEALER] = dealer
     _start_hand(s, b, cfg)
 
@@ -213,7 +216,7 @@ def _take(s, b, cfg, taker):
     """``taker`` takes the bank: all but the top card, which stays as an unowned base card
     (A7; ``bank_take="all"``: everything)."""
     n = s.f[b, F_BANK_N]
-    keep = 0 if cfg[C_TAKE_ALL] else 1
+    keep = 0 if cfg[C_BANK_TAKE] else 1
     for i in range(n - keep):
         c = s.f[b, F_BANK + i]
         s.m[b, M_TAKEN + taker] |= bit(c)
@@ -243,13 +246,13 @@ def _is_trump_king(s, b, cfg, card, seat):
     """Is ``card`` the trump King for ``seat`` (3.2)?"""
     if card % 13 != RANK_K:
         return False
-    opt = cfg[C_OPTION]
+    opt = cfg[C_TRUMP_OPTION]
     if opt == 1:
         return s.f[b, F_TRUMP + seat] == card // 13
     if opt == 2:
         return False
-    c = s.f[b, F_CLASS + card // 13]
-    if opt == 5 and cfg[C_SENIOR_KING]:
+    c = s.f[b, F_SUIT_CLASS + card // 13]
+    if opt == 5 and cfg[C_TRUMP_KING]:
         return c == 2
     return c >= 1
 
@@ -266,22 +269,22 @@ def _begin_turn(s, b, cfg, seat):
     if s.f[b, F_SEVEN_NEXT] == 0:
         return
     s.f[b, F_SEVEN_NEXT] = 0
-    if cfg[C_SEVEN] == SEVEN_CONTROL:
+    if cfg[C_SEVEN_EFFECT] == SEVEN_CONTROL:
         s.f[b, F_SEVEN] = 1
-        s.f[b, F_DRAWS] = cfg[C_DRAWS]  # no rescue draw
-    elif cfg[C_SEVEN] == SEVEN_DRAW_MOVE:
+        s.f[b, F_DRAWS] = cfg[C_DRAWS_PER_FAILURE]  # no rescue draw
+    elif cfg[C_SEVEN_EFFECT] == SEVEN_DRAW_MOVE:
         s.f[b, F_SEVEN] = 2
         s.m[b, M_DRAWN] = _draw_one(s, b, seat)
-        s.f[b, F_DRAWS] = cfg[C_DRAWS]  # no second draw
+        s.f[b, F_DRAWS] = cfg[C_DRAWS_PER_FAILURE]  # no second draw
 
 
 @njit(cache=True, inline="always")
 def _draw_one(s, b, seat):
     """``seat`` draws the top stock card (none if the stock is empty); returns it as a mask."""
-    if s.f[b, F_STOCK] >= NUM_CARDS:
+    if s.f[b, F_STOCK_POS] >= NUM_CARDS:
         return np.uint64(0)
-    c = s.f[b, F_DECK + s.f[b, F_STOCK]]
-    s.f[b, F_STOCK] += 1
+    c = s.f[b, F_DECK + s.f[b, F_STOCK_POS]]
+    s.f[b, F_STOCK_POS] += 1
     s.m[b, M_HAND + seat] |= bit(c)
     return bit(c)
 
@@ -292,11 +295,11 @@ def _pass_turn(s, b, cfg, seat):
     ``draw_and_skip`` makes him draw and lose the turn, 4.6); out of turn, the others holding
     a special play are asked first (A8)."""
     nxt = _next_holder(s, b, cfg, seat)
-    if s.f[b, F_SEVEN_NEXT] and cfg[C_SEVEN] == SEVEN_DRAW_SKIP:
+    if s.f[b, F_SEVEN_NEXT] and cfg[C_SEVEN_EFFECT] == SEVEN_DRAW_SKIP:
         s.f[b, F_SEVEN_NEXT] = 0
         _draw_one(s, b, nxt)
         nxt = _next_holder(s, b, cfg, nxt)  # the turn is lost, not failed
-    if cfg[C_OUT_OF_TURN]:
+    if cfg[C_SPECIALS_OUT_OF_TURN]:
         s.f[b, F_NEXT_MOVER] = nxt
         if _ask_next(s, b, cfg, nxt):
             return
@@ -307,7 +310,7 @@ def _pass_turn(s, b, cfg, seat):
 def _ask_next(s, b, cfg, after):
     """Ask the next seat clockwise after ``after`` (before the next mover) holding a special play;
     False if there is none left."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     nxt = s.f[b, F_NEXT_MOVER]
     p = after
     for _ in range(P):
@@ -330,7 +333,7 @@ def _end_turn(s, b, cfg, seat):
     n = s.f[b, F_BANK_N]
     s.f[b, F_SEVEN_NEXT] = 0
     if (
-        cfg[C_SEVEN] != SEVEN_NONE
+        cfg[C_SEVEN_EFFECT] != SEVEN_NONE
         and n > 0
         and s.f[b, F_BANK + n - 1] % 13 == RANK_7
         and s.f[b, F_OWNER + n - 1] == seat
@@ -347,7 +350,7 @@ def _fail(s, b, cfg, seat):
         owner = s.f[b, F_OWNER + n - 1]
         if owner >= 0 and owner != seat:
             _take(s, b, cfg, owner)
-        elif owner < 0 and cfg[C_PREV_OWNER] and 0 <= s.f[b, F_BASE_PREV] != seat:
+        elif owner < 0 and cfg[C_UNOWNED_TOP_FAILURE] and 0 <= s.f[b, F_BASE_PREV] != seat:
             # A15 alternative: the base card's previous owner takes it (the whole bank); the
             # next player leads freely
             prev = s.f[b, F_BASE_PREV]
@@ -357,7 +360,7 @@ def _fail(s, b, cfg, seat):
                 s.v[b, V_BANK_POINTS + prev] += POINTS[c % 13]
             s.f[b, F_BANK_N] = 0
             s.f[b, F_BASE_PREV] = -1
-    if s.f[b, F_STOCK] >= NUM_CARDS:
+    if s.f[b, F_STOCK_POS] >= NUM_CARDS:
         s.f[b, F_FAILS] += 1
         if s.f[b, F_FAILS] >= _holders(s, b, cfg):
             _end_hand(s, b, cfg, 1)
@@ -376,13 +379,17 @@ def _after_play(s, b, cfg, seat, kind):
     n = s.f[b, F_BANK_N]
     top = s.f[b, F_BANK + n - 1]
     gone = s.m[b, M_HAND + seat] == np.uint64(0)
-    kings = kind == KIND_QUAD and top % 13 == RANK_K and (cfg[C_KINGS] == 0 or gone)
+    kings = (
+        kind == KIND_QUAD
+        and top % 13 == RANK_K
+        and (cfg[C_FOUR_KINGS_TAKE_BANK] == FOUR_KINGS_TAKE_BANK_ALWAYS or gone)
+    )
     if gone:
         pos = s.f[b, F_N_OUT] + 1
         s.f[b, F_N_OUT] = pos
         s.f[b, F_OUT + seat] = pos
         s.v[b, V_BONUS + seat] += _bonus(cfg, pos, kind, top)
-        if cfg[C_TRUMP_KING] and _is_trump_king(s, b, cfg, top, seat):
+        if cfg[C_FINISH_TRUMP_KING_TAKES_BANK] and _is_trump_king(s, b, cfg, top, seat):
             kings = True  # a trump King as the finishing card takes the bank
     if kings:
         _take(s, b, cfg, seat)
@@ -390,14 +397,14 @@ def _after_play(s, b, cfg, seat, kind):
         _end_hand(s, b, cfg, 0)
         return
     # the four Kings' take keeps the quad's follow-up onto the King left on top (4.3)
-    if not gone and (not kings or (cfg[C_KINGS_FU] and s.f[b, F_BANK_N] > 0)):
+    if not gone and (not kings or (cfg[C_FOUR_KINGS_FOLLOW_UP] and s.f[b, F_BANK_N] > 0)):
         mode = FOLLOW_NONE
         if kind == KIND_EIGHT:
-            mode = cfg[C_EIGHT_FU]
+            mode = cfg[C_EIGHT_FOLLOWUP]
         elif kind == KIND_QUAD:
-            mode = cfg[C_QUAD_FU]
+            mode = cfg[C_QUAD_FOLLOWUP]
         elif kind == KIND_SEQ:
-            mode = cfg[C_SEQ_FU]
+            mode = cfg[C_SEQUENCE_FOLLOWUP]
         if mode != FOLLOW_NONE:
             s.f[b, F_PHASE] = PHASE_FOLLOW
             s.f[b, F_CURRENT] = seat
@@ -412,10 +419,10 @@ def _after_play(s, b, cfg, seat, kind):
 def _follow_mode(s, b, cfg):
     k = s.f[b, F_FOLLOW]
     if k == KIND_EIGHT:
-        return cfg[C_EIGHT_FU]
+        return cfg[C_EIGHT_FOLLOWUP]
     if k == KIND_QUAD:
-        return cfg[C_QUAD_FU]
-    return cfg[C_SEQ_FU]
+        return cfg[C_QUAD_FOLLOWUP]
+    return cfg[C_SEQUENCE_FOLLOWUP]
 
 
 @njit(cache=True, inline="always")
@@ -438,13 +445,13 @@ def _legal_set(s, b, cfg):
         return lo, hi
     if ph == PHASE_TRUMP:
         free = 15
-        for p in range(_np(cfg)):
+        for p in range(_num_players(cfg)):
             if s.f[b, F_TRUMP + p] >= 0:
                 free &= ~(1 << s.f[b, F_TRUMP + p])  # a suit nobody has taken
         return lo, hi | (np.uint64(free) << np.uint64(ACTION_TRUMP - 64))
     usable = _usable(s, b, cfg, seat)
     beat = _beat_mask(s, b, cfg, seat, usable)
-    eights = _rank_mask(RANK_8) if cfg[C_EIGHTS] else np.uint64(0)
+    eights = _rank_mask(RANK_8) if cfg[C_EIGHTS_WILD] else np.uint64(0)
     # normal beats; with eights_wild an eight is always played as an eight
     if ph != PHASE_INTERRUPT:
         lo |= np.uint64(_local36(beat & ~eights))
@@ -464,8 +471,8 @@ def _legal_set(s, b, cfg):
             lo, hi = _with(lo, hi, ACTION_STOP)
         return lo, hi
     hand = s.m[b, M_HAND + seat]
-    restrict = ph == PHASE_DRAWN and cfg[C_DRAWN_ONLY] == 1
-    if cfg[C_QUADS]:
+    restrict = ph == PHASE_DRAWN and cfg[C_AFTER_DRAW_PLAY] == AFTER_DRAW_PLAY_DRAWN_CARD_ONLY
+    if cfg[C_FOUR_OF_A_KIND]:
         q = _quad_ranks(hand)
         while q != np.uint64(0):
             r = lowest(q)
@@ -474,7 +481,7 @@ def _legal_set(s, b, cfg):
                 continue  # after a draw: only plays with a drawn card (A14)
             for suit in range(4):
                 lo, hi = _with(lo, hi, ACTION_QUAD + 4 * (r - 4) + suit)
-    if cfg[C_SEQS]:
+    if cfg[C_SEQUENCE_OF_FOUR]:
         for suit in range(4):
             st = _seq_starts(cfg, hand, suit)
             if st == 0:
@@ -486,7 +493,7 @@ def _legal_set(s, b, cfg):
             hi |= np.uint64(st) << np.uint64(ACTION_SEQ - 64 + 7 * suit)
     if ph == PHASE_INTERRUPT:
         lo, hi = _with(lo, hi, ACTION_STOP)
-    elif cfg[C_VOLUNTARY] or cfg[C_FORCED] == 0 or beat == np.uint64(0):
+    elif cfg[C_VOLUNTARY_DRAW] or cfg[C_FORCED_PLAY] == 0 or beat == np.uint64(0):
         # no normal beat (A13): draw while allowed, then fail
         lo, hi = _with(lo, hi, ACTION_DRAW if _can_draw(s, b, cfg) else ACTION_PASS)
     return lo, hi
@@ -512,7 +519,7 @@ def _is_legal(s, b, cfg, a):
 @njit(cache=True, inline="always")  # into step_rows, its only caller besides apply_row
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     seat = s.f[b, F_CURRENT]
     ph = s.f[b, F_PHASE]
     if ph == PHASE_TRUMP:
@@ -562,7 +569,7 @@ def _apply(s, b, cfg, a):
     else:
         i = a - ACTION_SEQ
         suit, low = i // 7, i % 7
-        o = cfg[C_SEQ_ORDER]
+        o = cfg[C_SEQUENCE_ORDER]
         for k in range(4):
             _place(s, b, suit * 13 + SEQ_RANKS[o, low, k], seat)  # highest first
         kind = KIND_SEQ
@@ -574,10 +581,10 @@ def _apply(s, b, cfg, a):
 @njit(cache=True)
 def _write_rewards(s, b, cfg, out):
     """Zero-sum rewards of a finished episode (see the reward table)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     for p in range(P):
         out[p] = 0.0
-    if cfg[C_REWARD] == 0:
+    if cfg[C_REWARD] == REWARD_WIN:
         n = 0
         for p in range(P):
             n += s.f[b, F_WINNERS + p]
@@ -585,7 +592,7 @@ def _write_rewards(s, b, cfg, out):
             for p in range(P):
                 out[p] = 1.0 / n if s.f[b, F_WINNERS + p] else -1.0 / (P - n)
         return
-    src = V_TOTAL if cfg[C_EPISODE] == 0 else V_LAST_POINTS
+    src = V_TOTAL if cfg[C_EPISODE] == EPISODE_GAME else V_LAST_POINTS
     mean = 0.0
     for p in range(P):
         mean += s.v[b, src + p] / P
@@ -596,7 +603,7 @@ def _write_rewards(s, b, cfg, out):
 # --- the step kernels (``core.kernel_template``: ``kernels.step_for``) -------------------------
 # one step kernel per seat count, each compiled on first use
 STEP_VALUES = range(2, 5)
-STEP_INDEX = C_PLAYERS
+STEP_INDEX = C_NUM_PLAYERS
 STEP_OPTION = "num_players"
 
 
@@ -608,4 +615,4 @@ def specialise(cfg, players):
     the default four-handed step got 1.12-1.15 times faster (4 pairs) than one kernel reading the
     array; the same outputs, hashed over 600 steps of 512 rows and 400 steps for the other
     counts."""
-    return fixed_config(cfg, C_SIZE, C_PLAYERS, players)
+    return fixed_config(cfg, CONFIG_SIZE, C_NUM_PLAYERS, players)

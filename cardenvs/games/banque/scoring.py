@@ -8,24 +8,25 @@ import numpy as np
 from numba import njit
 
 from ...core.bitmask import bit, lowest, popcount
-from .beating import _np
+from ...core.game import EPISODE_DEAL
+from .beating import _num_players
 from .config import (
-    C_BONUS,
+    C_ALLOW_NEGATIVE_TOTALS,
+    C_BONUSES_STACK,
     C_EPISODE,
     C_FINAL_BANK,
-    C_KING_EXTRA,
+    C_FINISH_BONUS,
+    C_FINISH_KING_EXTRA,
+    C_FINISH_QUAD_NON_KING,
+    C_FINISH_SEQUENCE_EXTRA,
+    C_HAND_PENALTY,
     C_MAX_HANDS,
-    C_NEGATIVE,
     C_NEXT_DEALER,
-    C_PEN_CARD,
-    C_PEN_FIXED,
-    C_PEN_MODE,
-    C_PENALTY,
-    C_QUAD_BONUS,
-    C_SEQ_EXTRA,
-    C_STACK,
-    C_TARGET,
-    C_TIED_ONLY,
+    C_PENALTY_FIXED,
+    C_PENALTY_MODE,
+    C_PENALTY_PER_CARD,
+    C_TARGET_SCORE,
+    C_WIN_TIE_BREAK,
     PEN_FIXED,
     PEN_PER_CARD,
     PEN_POINTS,
@@ -55,7 +56,7 @@ from .layout import (
     M_TAKEN,
     V_BANK_POINTS,
     V_BONUS,
-    V_LAST_BANK,
+    V_LAST_BANK_POINTS,
     V_LAST_BONUS,
     V_LAST_POINTS,
     V_PENALTY,
@@ -79,14 +80,14 @@ def _bonus(cfg, pos, kind, top):
     """Going-out bonus of finishing position ``pos`` (1..3) with play ``kind`` (5.3)."""
     sh = np.int64(10 * (pos - 1))
     parts = np.zeros(4, np.int64)
-    parts[0] = (cfg[C_BONUS] >> sh) & 1023
+    parts[0] = (cfg[C_FINISH_BONUS] >> sh) & 1023
     if top % 13 == RANK_K:
-        parts[1] = (cfg[C_KING_EXTRA] >> sh) & 1023
+        parts[1] = (cfg[C_FINISH_KING_EXTRA] >> sh) & 1023
     if kind == KIND_SEQ:
-        parts[2] = (cfg[C_SEQ_EXTRA] >> sh) & 1023
+        parts[2] = (cfg[C_FINISH_SEQUENCE_EXTRA] >> sh) & 1023
     if kind == KIND_QUAD and top % 13 != RANK_K:
-        parts[3] = cfg[C_QUAD_BONUS]
-    if cfg[C_STACK]:
+        parts[3] = cfg[C_FINISH_QUAD_NON_KING]
+    if cfg[C_BONUSES_STACK]:
         return parts[0] + parts[1] + parts[2] + parts[3]
     return max(max(parts[0], parts[1]), max(parts[2], parts[3]))
 
@@ -94,7 +95,7 @@ def _bonus(cfg, pos, kind, top):
 @njit(cache=True)
 def _end_hand(s, b, cfg, deadlock):
     """Score the hand (5), decide the match or deal the next hand (3.1, 5.4)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     s.f[b, F_ENDED_BY] = deadlock
     n = s.f[b, F_BANK_N]
     if cfg[C_FINAL_BANK] and n > 0 and s.f[b, F_OWNER + n - 1] >= 0:
@@ -111,7 +112,7 @@ def _end_hand(s, b, cfg, deadlock):
         if s.f[b, F_SITTING + p]:
             s.v[b, V_LAST_POINTS + p] = 0
             s.v[b, V_PENALTY + p] = 0
-            s.v[b, V_LAST_BANK + p] = 0
+            s.v[b, V_LAST_BANK_POINTS + p] = 0
             s.v[b, V_LAST_BONUS + p] = 0
             s.f[b, F_LAST_OUT + p] = 0
             continue
@@ -121,15 +122,15 @@ def _end_hand(s, b, cfg, deadlock):
             pts = _hand_points(hand)
             if pts > loser_pts:
                 loser, loser_pts = p, pts
-            if cfg[C_PENALTY]:
-                mode = cfg[C_PEN_MODE]
+            if cfg[C_HAND_PENALTY]:
+                mode = cfg[C_PENALTY_MODE]
                 cards = popcount(hand)
                 if mode == PEN_POINTS:
                     pen = pts
                 elif mode == PEN_FIXED:
-                    pen = cfg[C_PEN_FIXED]
+                    pen = cfg[C_PENALTY_FIXED]
                 elif mode == PEN_PER_CARD:
-                    pen = cfg[C_PEN_CARD] * cards
+                    pen = cfg[C_PENALTY_PER_CARD] * cards
                 elif mode == PEN_POINTS_PLUS:
                     zero = 0
                     x = hand
@@ -138,20 +139,20 @@ def _end_hand(s, b, cfg, deadlock):
                         x &= x - np.uint64(1)
                         if POINTS[c % 13] == 0:
                             zero += 1
-                    pen = pts + cfg[C_PEN_CARD] * zero
+                    pen = pts + cfg[C_PENALTY_PER_CARD] * zero
                 else:
-                    pen = pts if pts > 0 else cfg[C_PEN_FIXED]
-        s.v[b, V_LAST_BANK + p] = s.v[b, V_BANK_POINTS + p]
+                    pen = pts if pts > 0 else cfg[C_PENALTY_FIXED]
+        s.v[b, V_LAST_BANK_POINTS + p] = s.v[b, V_BANK_POINTS + p]
         s.v[b, V_LAST_BONUS + p] = s.v[b, V_BONUS + p]
         s.f[b, F_LAST_OUT + p] = s.f[b, F_OUT + p]
         score = s.v[b, V_BANK_POINTS + p] + s.v[b, V_BONUS + p] - pen
         s.v[b, V_PENALTY + p] = pen
         s.v[b, V_LAST_POINTS + p] = score
         total = s.v[b, V_TOTAL + p] + score
-        if not cfg[C_NEGATIVE] and total < 0:
+        if not cfg[C_ALLOW_NEGATIVE_TOTALS] and total < 0:
             total = 0
         s.v[b, V_TOTAL + p] = min(total, 30000)
-    if cfg[C_EPISODE] == 1:
+    if cfg[C_EPISODE] == EPISODE_DEAL:
         vals = np.zeros(P, np.int64)
         for p in range(P):
             vals[p] = s.v[b, V_LAST_POINTS + p]
@@ -163,7 +164,7 @@ def _end_hand(s, b, cfg, deadlock):
     reached = tb == 1
     for p in range(P):
         cand[p] = s.f[b, F_CONTENDER + p] if tb else 1
-        if s.v[b, V_TOTAL + p] >= cfg[C_TARGET]:
+        if s.v[b, V_TOTAL + p] >= cfg[C_TARGET_SCORE]:
             reached = True
     vals = np.zeros(P, np.int64)
     for p in range(P):
@@ -184,7 +185,7 @@ def _end_hand(s, b, cfg, deadlock):
         for p in range(P):
             tied = cand[p] == 1 and vals[p] == best
             s.f[b, F_CONTENDER + p] = 1 if tied else 0
-            s.f[b, F_SITTING + p] = 1 if (cfg[C_TIED_ONLY] and not tied) else 0
+            s.f[b, F_SITTING + p] = 1 if (cfg[C_WIN_TIE_BREAK] and not tied) else 0
     # the next dealer (3.1)
     rule = cfg[C_NEXT_DEALER]
     nd = dealer
@@ -210,7 +211,7 @@ def _end_hand(s, b, cfg, deadlock):
 @njit(cache=True)
 def _game_over(s, b, cfg, values, cand):
     """End the episode; the candidates with the highest ``values`` win (co-winners share)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     best = -(1 << 30)
     for p in range(P):
         if cand[p]:

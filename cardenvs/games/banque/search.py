@@ -8,7 +8,7 @@ import numpy as np
 from ...core.state import PackedState
 from .config import Config
 from .constants import DECK, NUM_CARDS, PHASE_TRUMP
-from .layout import F_CURRENT, F_DECK, F_PHASE, F_STOCK, M_DRAWN, M_HAND
+from .layout import F_CURRENT, F_DECK, F_PHASE, F_STOCK_POS, M_DRAWN, M_HAND
 
 
 def determinize(s: PackedState, b: int, config: Config, seat: int, rng) -> None:
@@ -27,7 +27,7 @@ def determinize(s: PackedState, b: int, config: Config, seat: int, rng) -> None:
         cards = [c for c in DECK.cards.tolist() if (m >> c) & 1]
         pool += cards
         sizes.append(len(cards))
-    sp = int(s.f[b, F_STOCK])
+    sp = int(s.f[b, F_STOCK_POS])
     stock = s.f[b, F_DECK + sp : F_DECK + NUM_CARDS].tolist()
     pool += stock
     pool = [pool[i] for i in rng.permutation(len(pool))]

@@ -18,7 +18,6 @@ from .layout import (
     F_BANK,
     F_BANK_N,
     F_BASE_PREV,
-    F_CLASS,
     F_DEAL_NO,
     F_DEALER,
     F_DECK,
@@ -30,14 +29,15 @@ from .layout import (
     F_OUT,
     F_OWNER,
     F_STARTER,
-    F_STOCK,
+    F_STOCK_POS,
+    F_SUIT_CLASS,
     F_TRUMP,
     F_WINNER,
     F_WINNERS,
     M_HAND,
     M_TAKEN,
     V_BANK_POINTS,
-    V_LAST_BANK,
+    V_LAST_BANK_POINTS,
     V_LAST_BONUS,
     V_PENALTY,
     V_TOTAL,
@@ -82,7 +82,7 @@ def deal_extras(s: PackedState, b: int, config: Config) -> dict:
     how it ended, and the totals after it."""
     P = config.num_players
     return {
-        "bank_points": s.v[b, V_LAST_BANK : V_LAST_BANK + P].tolist(),
+        "bank_points": s.v[b, V_LAST_BANK_POINTS : V_LAST_BANK_POINTS + P].tolist(),
         "bonus": s.v[b, V_LAST_BONUS : V_LAST_BONUS + P].tolist(),
         "penalty": s.v[b, V_PENALTY : V_PENALTY + P].tolist(),
         "out": s.f[b, F_LAST_OUT : F_LAST_OUT + P].tolist(),
@@ -121,9 +121,9 @@ def _trump_state(s, config: Config, trumps, seat: int) -> None:
         if len(trumps) != opt - 2:
             raise ValueError(f"option {opt} needs {opt - 2} common trump suit(s), got {trumps!r}")
         for suit in range(4):
-            s.f[0, F_CLASS + suit] = 1 if SUITS[suit] in trumps else 0
+            s.f[0, F_SUIT_CLASS + suit] = 1 if SUITS[suit] in trumps else 0
     elif opt == 5:
-        s.f[0, F_CLASS + 0], s.f[0, F_CLASS + 2] = 2, 1
+        s.f[0, F_SUIT_CLASS + 0], s.f[0, F_SUIT_CLASS + 2] = 2, 1
 
 
 def beats(card, top, trumps=None, trump_option: int = 1, seat: int = 0, **config) -> bool:
@@ -216,7 +216,7 @@ class Table:
             s.f[0, F_TRUMP + p] = -1
         deck = [c for c in DECK.cards.tolist() if c not in stock_ids] + stock_ids
         s.f[0, F_DECK : F_DECK + NUM_CARDS] = deck
-        s.f[0, F_STOCK] = NUM_CARDS - len(stock_ids)
+        s.f[0, F_STOCK_POS] = NUM_CARDS - len(stock_ids)
         for p, h in enumerate(hand_ids):
             for c in h:
                 s.m[0, M_HAND + p] |= np.uint64(1 << c)

@@ -81,10 +81,10 @@ V_POINTS, V_LAST_POINTS = _o("points"), _o("last_points")
 F_DECK, F_DEAL_NO, F_DEALER, F_CURRENT, F_PHASE, F_WINNER = (
     _o(k) for k in ("deck", "deal_no", "dealer", "current", "phase", "winner")
 )
-F_TRUMP, F_CLASS, F_DECL, F_BANKS, F_BANK_CHANGE = (
+F_TRUMP, F_SUIT_CLASS, F_DECL, F_BANKS, F_BANK_CHANGE = (
     _o(k) for k in ("trump", "suit_class", "decl", "banks", "bank_change")
 )
-F_STOCK, F_FIRST_LEADER, F_TRICKS, F_TRICK_N, F_TRICK_CARDS, F_TRICK_SEATS = (
+F_STOCK_POS, F_FIRST_LEADER, F_TRICKS, F_TRICK_N, F_TRICK_CARDS, F_TRICK_SEATS = (
     _o(k) for k in ("stock_pos", "first_leader", "tricks", "trick_n", "trick_cards", "trick_seats")
 )
 F_MAIN_SUIT, F_MAIN_CARD, F_WIN_CARD, F_WIN_SEAT, F_WIN_TYPE, F_WIN_CLASS = (
@@ -137,13 +137,13 @@ OBS_DIM = sum(f.size for f in OBS_LAYOUT)
 O_HAND, O_PLAYED, O_TABLE, O_MAIN_CARD, O_MAIN_SUIT = (
     _OFF[k] for k in ("hand", "played", "table", "main_card", "main_suit")
 )
-O_WIN_SEAT, O_WIN_TYPE, O_FIGHTBACK, O_TRUMPS, O_CLASS, O_DECL = (
+O_WIN_SEAT, O_WIN_TYPE, O_FIGHTBACK, O_TRUMPS, O_SUIT_CLASS, O_DECL = (
     _OFF[k] for k in ("win_seat", "win_type", "fightback", "trumps", "suit_class", "decl")
 )
 O_BANKS, O_POINTS, O_TRICKS, O_HAND_SIZE, O_SEATS, O_DEALER, O_LEADER = (
     _OFF[k] for k in ("banks", "points", "tricks", "hand_size", "seats", "dealer", "leader")
 )
-O_STOCK, O_PHASE, O_TO_ACT, O_THRESH, O_HAND_NO = (
+O_STOCK, O_PHASE, O_TO_ACT, O_THRESHOLDS, O_HAND_NO = (
     _OFF[k] for k in ("stock", "phase", "to_act", "thresholds", "hand_no")
 )
 

@@ -16,7 +16,6 @@ from .config import C_MAX_HANDS
 from .constants import NUM_CARDS, PHASE_TRUMP, THRESHOLDS
 from .layout import (
     F_BANKS,
-    F_CLASS,
     F_CURRENT,
     F_DEAL_NO,
     F_DEALER,
@@ -25,7 +24,8 @@ from .layout import (
     F_MAIN_CARD,
     F_MAIN_SUIT,
     F_PHASE,
-    F_STOCK,
+    F_STOCK_POS,
+    F_SUIT_CLASS,
     F_TRICK_CARDS,
     F_TRICK_N,
     F_TRICK_SEATS,
@@ -36,7 +36,6 @@ from .layout import (
     M_HAND,
     M_PLAYED,
     O_BANKS,
-    O_CLASS,
     O_DEALER,
     O_DECL,
     O_FIGHTBACK,
@@ -51,8 +50,9 @@ from .layout import (
     O_POINTS,
     O_SEATS,
     O_STOCK,
+    O_SUIT_CLASS,
     O_TABLE,
-    O_THRESH,
+    O_THRESHOLDS,
     O_TO_ACT,
     O_TRICKS,
     O_TRUMPS,
@@ -61,7 +61,7 @@ from .layout import (
     OBS_DIM,
     V_POINTS,
 )
-from .rules import _local36, _np, lid
+from .rules import _local36, _num_players, lid
 
 
 @njit(cache=True, inline="always")
@@ -74,7 +74,7 @@ def _planes(mask, out, off):
 @njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     ph = s.f[b, F_PHASE]
     # card planes of present seats are written whole; zero the rest
     for i in range(O_PLAYED + 36 * P, O_TABLE):
@@ -110,10 +110,10 @@ def _observe(s, b, cfg, seat, out):
         out[O_WIN_TYPE + s.f[b, F_WIN_TYPE]] = 1.0
         out[O_FIGHTBACK] = s.f[b, F_FIGHTBACK]
     for suit in range(4):
-        out[O_CLASS + suit] = s.f[b, F_CLASS + suit] * (1.0 / 2.0)
-    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK]) * (1.0 / 36.0)
+        out[O_SUIT_CLASS + suit] = s.f[b, F_SUIT_CLASS + suit] * (1.0 / 2.0)
+    out[O_STOCK] = (NUM_CARDS - s.f[b, F_STOCK_POS]) * (1.0 / 36.0)
     out[O_PHASE + ph] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
-    out[O_THRESH] = THRESHOLDS[P, 0] * (1.0 / 100.0)
-    out[O_THRESH + 1] = THRESHOLDS[P, 1] * (1.0 / 100.0)
+    out[O_THRESHOLDS] = THRESHOLDS[P, 0] * (1.0 / 100.0)
+    out[O_THRESHOLDS + 1] = THRESHOLDS[P, 1] * (1.0 / 100.0)
     out[O_HAND_NO] = s.f[b, F_DEAL_NO] / cfg[C_MAX_HANDS]

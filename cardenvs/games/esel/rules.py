@@ -32,27 +32,37 @@ from numba import njit
 
 from ...core import rng
 from ...core.bitmask import bit, dense_suits, lowest, spread
+from ...core.game import EPISODE_DEAL, EPISODE_GAME, REWARD_WIN
 from ...core.seats import seat_mod
 from .config import (
-    C_COMMON,
+    C_AFTER_FIGHTBACK,
+    C_COMMON_TRUMPS,
     C_EPISODE,
-    C_EXCEED,
     C_FIGHTBACK,
-    C_FOUR,
-    C_FOUR_RANK,
-    C_KILL_REF,
-    C_MARRIAGE,
+    C_FOUR_CARDS_READING,
+    C_FOUR_SUIT_BONUS,
+    C_KILL_AFTER_TRUMP_BEATS,
+    C_MARRIAGE_BONUS,
     C_MAX_HANDS,
     C_MUST_BEAT,
     C_NEXT_DEALER,
-    C_OPTION,
-    C_PLAYERS,
-    C_QJ,
-    C_RANDOM_TRUMPS,
-    C_RETRO,
-    C_REVIVED,
+    C_NUM_PLAYERS,
+    C_QUEEN_JACK_BONUS,
+    C_RETROACTIVE_CHAIN,
     C_REWARD,
-    C_VT_KILL,
+    C_SAME_TRUMP_TAKEN_BY_KILL,
+    C_TRUMP_ASSIGNMENT,
+    C_TRUMP_MUST_EXCEED,
+    C_TRUMP_OPTION,
+    FIGHTBACK_BEATS,
+    FOUR_CARDS_READING_FOUR_OF_A_RANK,
+    FOUR_CARDS_READING_ONE_SUIT_TRICK,
+    KILL_AFTER_TRUMP_BEATS_LAST_MAIN,
+    NEXT_DEALER_FIRST_LEADER,
+    NEXT_DEALER_LEFT,
+    TRUMP_ASSIGNMENT_CHOOSE,
+    TRUMP_ASSIGNMENT_RANDOM,
+    TRUMP_MUST_EXCEED_ALL,
 )
 from .constants import (
     ACTION_GO,
@@ -89,7 +99,6 @@ from .constants import (
 from .layout import (
     F_BANK_CHANGE,
     F_BANKS,
-    F_CLASS,
     F_CURRENT,
     F_DEAL_NO,
     F_DEALER,
@@ -104,7 +113,8 @@ from .layout import (
     F_MAIN_SUIT,
     F_MAX_ORDER,
     F_PHASE,
-    F_STOCK,
+    F_STOCK_POS,
+    F_SUIT_CLASS,
     F_TRICK_CARDS,
     F_TRICK_N,
     F_TRICK_SEATS,
@@ -164,8 +174,8 @@ def _beat(x, y):
 
 
 @njit(cache=True, inline="always")
-def _np(cfg):
-    return cfg[C_PLAYERS]
+def _num_players(cfg):
+    return cfg[C_NUM_PLAYERS]
 
 
 # --- classes of cards (3.2, 4.6) ---------------------------------------------------------------
@@ -173,20 +183,20 @@ def _np(cfg):
 def _class(s, b, cfg, card, seat):
     """Trump class of ``card`` played by ``seat``: option 1, 1 for the player's own trump;
     options 3-5, the class of its suit; option 2, always 0."""
-    opt = cfg[C_OPTION]
+    opt = cfg[C_TRUMP_OPTION]
     if opt == 1:
         return 1 if s.f[b, F_TRUMP + seat] == card // 13 else 0
     if opt == 2:
         return 0
-    return s.f[b, F_CLASS + card // 13]
+    return s.f[b, F_SUIT_CLASS + card // 13]
 
 
 @njit(cache=True, inline="always")
 def _main_class(s, b, cfg, suit):
     """Class of the main suit: 0 under options 1-2 (a trump is a card of another suit)."""
-    if cfg[C_OPTION] <= 2:
+    if cfg[C_TRUMP_OPTION] <= 2:
         return 0
-    return s.f[b, F_CLASS + suit]
+    return s.f[b, F_SUIT_CLASS + suit]
 
 
 # --- trick resolution (4.3, 4.4, 4.6) ----------------------------------------------------------
@@ -211,7 +221,7 @@ def _resolve(s, b, cfg, card, seat, void, commit):
     suit = card // 13
     rank = card % 13
     oc = ORDER[rank]
-    opt35 = cfg[C_OPTION] >= 3
+    opt35 = cfg[C_TRUMP_OPTION] >= 3
     cC = _class(s, b, cfg, card, seat)
     cS = _main_class(s, b, cfg, S)
     new_type = -1
@@ -229,10 +239,14 @@ def _resolve(s, b, cfg, card, seat, void, commit):
                 new_type = W_ONE_LOWER  # one lower than the unkilled led card or chain
             elif _beat(card, W) == 1:
                 new_type = W_KILL
-        elif wt == W_TRUMP or wt == W_SAME or (wt == W_SAME_TRUMP and cfg[C_VT_KILL]):
+        elif (
+            wt == W_TRUMP
+            or wt == W_SAME
+            or (wt == W_SAME_TRUMP and cfg[C_SAME_TRUMP_TAKEN_BY_KILL])
+        ):
             # a main-suit card takes a trump or same-value card (rule e) if it kills the last
             # main-suit card that held the trick (A14); not a higher-class trump (4.6)
-            ref = R if cfg[C_KILL_REF] == 0 else M
+            ref = R if cfg[C_KILL_AFTER_TRUMP_BEATS] == KILL_AFTER_TRUMP_BEATS_LAST_MAIN else M
             if not (opt35 and cW > cS) and _beat(card, ref) == 1:
                 new_type = W_KILL
     elif rank == M % 13:
@@ -243,7 +257,11 @@ def _resolve(s, b, cfg, card, seat, void, commit):
             new_type = W_SAME
     elif cC > cS and wt != W_SAME_TRUMP:
         # T: own trump (higher class) above M and every card that held the trick (A6)
-        exceed = s.f[b, F_MAX_ORDER] if cfg[C_EXCEED] == 0 else max(ORDER[M % 13], ORDER[W % 13])
+        exceed = (
+            s.f[b, F_MAX_ORDER]
+            if cfg[C_TRUMP_MUST_EXCEED] == TRUMP_MUST_EXCEED_ALL
+            else max(ORDER[M % 13], ORDER[W % 13])
+        )
         if (
             oc > ORDER[M % 13]
             and oc > exceed
@@ -271,14 +289,14 @@ def _resolve(s, b, cfg, card, seat, void, commit):
     if new_type == W_KILL and s.f[b, F_FIGHTBACK]:
         # the led card fights back against a killer it beats (rows 7, 8; A5)
         L = s.f[b, F_TRICK_CARDS]
-        if cfg[C_FIGHTBACK] == 0:
+        if cfg[C_FIGHTBACK] == FIGHTBACK_BEATS:
             back = _beat(L, card) == 1
         else:
             back = _beat(card, L) != 1
         if back:
             s.f[b, F_WIN_CARD] = L
             s.f[b, F_WIN_SEAT] = s.f[b, F_TRICK_SEATS]
-            s.f[b, F_WIN_TYPE] = W_LEAD if cfg[C_REVIVED] else W_LEAD_KILLED
+            s.f[b, F_WIN_TYPE] = W_LEAD if cfg[C_AFTER_FIGHTBACK] else W_LEAD_KILLED
             s.f[b, F_WIN_CLASS] = _class(s, b, cfg, L, s.f[b, F_TRICK_SEATS])
             s.f[b, F_MAIN_REF] = L
     return True
@@ -326,7 +344,7 @@ def _follow(s, b, cfg, card, seat, void):
     s.f[b, F_TRICK_SEATS + n] = seat
     s.f[b, F_TRICK_N] = n + 1
     took = _resolve(s, b, cfg, card, seat, void, True)
-    if took and cfg[C_RETRO]:
+    if took and cfg[C_RETROACTIVE_CHAIN]:
         _retro_chain(s, b, cfg)
     return took
 
@@ -357,7 +375,7 @@ def _shuffle_deck(s, b):
 def _start_hand(s, b, cfg):
     """Deal the row's deck: 4 cards each from the dealer's left, the rest is the stock; fix the
     trump arrangement (3.2, 3.3)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     dealer = s.f[b, F_DEALER]
     for p in range(MAX_SEATS):
         s.m[b, M_HAND + p] = 0
@@ -366,7 +384,7 @@ def _start_hand(s, b, cfg):
         s.v[b, V_POINTS + p] = 0
         s.f[b, F_TRICKS + p] = 0
         s.f[b, F_TRUMP + p] = -1
-        s.f[b, F_CLASS + p] = 0
+        s.f[b, F_SUIT_CLASS + p] = 0
         s.f[b, F_DECL + p] = -1
         s.f[b, F_LAST_TRICK + p] = -1
         s.f[b, F_VOID + p] = 0
@@ -374,39 +392,43 @@ def _start_hand(s, b, cfg):
         seat = (dealer + 1 + i) % P
         for k in range(HAND):
             s.m[b, M_HAND + seat] |= bit(s.f[b, F_DECK + HAND * i + k])
-    s.f[b, F_STOCK] = HAND * P
+    s.f[b, F_STOCK_POS] = HAND * P
     s.f[b, F_TRICK_N] = 0
     s.f[b, F_LAST_WIN] = -1
     s.f[b, F_LAST_WIN + 1] = -1
-    opt = cfg[C_OPTION]
+    opt = cfg[C_TRUMP_OPTION]
     base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], 1000 + s.f[b, F_DEAL_NO])
-    if opt == 1 and cfg[C_RANDOM_TRUMPS] == 1:
+    if opt == 1 and cfg[C_TRUMP_ASSIGNMENT] == TRUMP_ASSIGNMENT_RANDOM:
         # random distinct own trumps (A3 alternative)
         suits = np.arange(4, dtype=np.int8)
         rng.shuffle(base, suits)
         for p in range(P):
             s.f[b, F_TRUMP + p] = suits[p]
     elif opt == 3 or opt == 4:
-        common = cfg[C_COMMON]
+        common = cfg[C_COMMON_TRUMPS]
         if common == 0:
             suits = np.arange(4, dtype=np.int8)
             rng.shuffle(base, suits)
             for k in range(opt - 2):
                 common |= 1 << suits[k]
         for suit in range(4):
-            s.f[b, F_CLASS + suit] = (common >> suit) & 1
+            s.f[b, F_SUIT_CLASS + suit] = (common >> suit) & 1
     elif opt == 5:
-        s.f[b, F_CLASS + 0] = 2  # spades: senior trumps
-        s.f[b, F_CLASS + 2] = 1  # diamonds: junior trumps
+        s.f[b, F_SUIT_CLASS + 0] = 2  # spades: senior trumps
+        s.f[b, F_SUIT_CLASS + 2] = 1  # diamonds: junior trumps
     left = (dealer + 1) % P
     s.f[b, F_CURRENT] = left
-    s.f[b, F_PHASE] = PHASE_TRUMP if (opt == 1 and cfg[C_RANDOM_TRUMPS] == 0) else PHASE_DECLARE
+    s.f[b, F_PHASE] = (
+        PHASE_TRUMP
+        if (opt == 1 and cfg[C_TRUMP_ASSIGNMENT] == TRUMP_ASSIGNMENT_CHOOSE)
+        else PHASE_DECLARE
+    )
 
 
 @njit(cache=True)
 def _first_leader(s, b, cfg):
     """The holder of the lowest diamond leads; nobody: the dealer's left (4.1)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     best, who = 99, (s.f[b, F_DEALER] + 1) % P
     for p in range(P):
         dia = (s.m[b, M_HAND + p] >> np.uint64(2 * 13)) & np.uint64(0x1FFF)
@@ -424,7 +446,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     s.f[b, F_DEAL_NO] = 0
     s.f[b, F_WINNER] = -1
     for p in range(MAX_SEATS):
-        s.f[b, F_BANKS + p] = START_BANKS if p < _np(cfg) else 0
+        s.f[b, F_BANKS + p] = START_BANKS if p < _num_players(cfg) else 0
         s.f[b, F_BANK_CHANGE + p] = 0
         s.v[b, V_LAST_POINTS + p] = 0
     if deck[0] < 0:
@@ -433,7 +455,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
         for i in range(NUM_CARDS):
             s.f[b, F_DECK + i] = deck[i]
     if dealer < 0:
-        dealer = rng.draw(rng.stream(key, episode, 2000), 0, _np(cfg))  # by lot (3.1)
+        dealer = rng.draw(rng.stream(key, episode, 2000), 0, _num_players(cfg))  # by lot (3.1)
     s.f[b, F_DEALER] = dealer
     _start_hand(s, b, cfg)
 
@@ -441,7 +463,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
 @njit(cache=True, inline="always")
 def _take_trick(s, b, cfg):
     """The trick goes to W's player; refill hands, the winner first (3.3, 4.1)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     w = s.f[b, F_WIN_SEAT]
     suit0 = s.f[b, F_TRICK_CARDS] // 13
     one_suit = True
@@ -451,17 +473,17 @@ def _take_trick(s, b, cfg):
         s.v[b, V_POINTS + w] += POINTS[c % 13]
         one_suit = one_suit and c // 13 == suit0
         s.f[b, F_LAST_TRICK + i] = c
-    if P == 4 and one_suit and cfg[C_FOUR_RANK] == 0:
-        s.v[b, V_POINTS + w] += cfg[C_FOUR]  # four cards of one suit (A9)
+    if P == 4 and one_suit and cfg[C_FOUR_CARDS_READING] == FOUR_CARDS_READING_ONE_SUIT_TRICK:
+        s.v[b, V_POINTS + w] += cfg[C_FOUR_SUIT_BONUS]  # four cards of one suit (A9)
     s.f[b, F_LAST_WIN] = w
     s.f[b, F_LAST_WIN + 1] = s.f[b, F_WIN_TYPE]
     s.f[b, F_TRICKS + w] += 1
     s.f[b, F_TRICK_N] = 0
     for i in range(P):
         p = seat_mod(w + i, P)
-        if s.f[b, F_STOCK] < NUM_CARDS:
-            s.m[b, M_HAND + p] |= bit(s.f[b, F_DECK + s.f[b, F_STOCK]])
-            s.f[b, F_STOCK] += 1
+        if s.f[b, F_STOCK_POS] < NUM_CARDS:
+            s.m[b, M_HAND + p] |= bit(s.f[b, F_DECK + s.f[b, F_STOCK_POS]])
+            s.f[b, F_STOCK_POS] += 1
             s.f[b, F_VOID + p] = 0  # a drawn card may be of a suit he was known to lack
     if s.m[b, M_HAND + w] == np.uint64(0):
         _end_hand(s, b, cfg)
@@ -472,7 +494,7 @@ def _take_trick(s, b, cfg):
 @njit(cache=True)
 def _end_hand(s, b, cfg):
     """Score the hand, move the banks, decide the game or deal the next hand (5)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     go_at, no_at = THRESHOLDS[P, 0], THRESHOLDS[P, 1]
     for p in range(P):
         t = s.m[b, M_TAKEN + p]
@@ -482,10 +504,10 @@ def _end_hand(s, b, cfg):
                 & (t >> np.uint64(suit * 13 + RANK_Q))
                 & np.uint64(1)
             ):
-                s.v[b, V_POINTS + p] += cfg[C_MARRIAGE]  # king and queen of one suit
+                s.v[b, V_POINTS + p] += cfg[C_MARRIAGE_BONUS]  # king and queen of one suit
         if (t >> np.uint64(RANK_Q)) & (t >> np.uint64(2 * 13 + RANK_J)) & np.uint64(1):
-            s.v[b, V_POINTS + p] += cfg[C_QJ]  # queen of spades and jack of diamonds
-        if cfg[C_FOUR_RANK] == 1:
+            s.v[b, V_POINTS + p] += cfg[C_QUEEN_JACK_BONUS]  # queen of spades and jack of diamonds
+        if cfg[C_FOUR_CARDS_READING] == FOUR_CARDS_READING_FOUR_OF_A_RANK:
             for r in range(4, 13):  # A9 alternative: all four cards of one rank taken
                 if (
                     (t >> np.uint64(r))
@@ -494,7 +516,7 @@ def _end_hand(s, b, cfg):
                     & (t >> np.uint64(39 + r))
                     & np.uint64(1)
                 ):
-                    s.v[b, V_POINTS + p] += cfg[C_FOUR]
+                    s.v[b, V_POINTS + p] += cfg[C_FOUR_SUIT_BONUS]
         pts = s.v[b, V_POINTS + p]
         change = 0
         if s.f[b, F_DECL + p] == 1:
@@ -530,13 +552,13 @@ def _end_hand(s, b, cfg):
     if last:
         _game_over(s, b, cfg, -1)
         return
-    if cfg[C_EPISODE] == 1:
+    if cfg[C_EPISODE] == EPISODE_DEAL:
         _game_over(s, b, cfg, -1)
         return
     first = s.f[b, F_FIRST_LEADER]
-    if cfg[C_NEXT_DEALER] == 0:
+    if cfg[C_NEXT_DEALER] == NEXT_DEALER_FIRST_LEADER:
         s.f[b, F_DEALER] = first
-    elif cfg[C_NEXT_DEALER] == 1:
+    elif cfg[C_NEXT_DEALER] == NEXT_DEALER_LEFT:
         s.f[b, F_DEALER] = (s.f[b, F_DEALER] + 1) % P
     s.f[b, F_DEAL_NO] += 1
     _shuffle_deck(s, b)
@@ -553,11 +575,11 @@ def _game_over(s, b, cfg, winner):
 @njit(cache=True)
 def _write_rewards(s, b, cfg, out):
     """Zero-sum rewards of a finished episode (the reward table: docs/games/esel.md 8)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     for p in range(P):
         out[p] = 0.0
-    if cfg[C_EPISODE] == 0:
-        if cfg[C_REWARD] == 0:
+    if cfg[C_EPISODE] == EPISODE_GAME:
+        if cfg[C_REWARD] == REWARD_WIN:
             w = s.f[b, F_WINNER]
             if w >= 0:
                 for p in range(P):
@@ -572,10 +594,12 @@ def _write_rewards(s, b, cfg, out):
         mean = 0.0
         for p in range(P):
             mean += (
-                s.f[b, F_BANK_CHANGE + p] if cfg[C_REWARD] == 0 else s.v[b, V_LAST_POINTS + p]
+                s.f[b, F_BANK_CHANGE + p]
+                if cfg[C_REWARD] == REWARD_WIN
+                else s.v[b, V_LAST_POINTS + p]
             ) / P
         for p in range(P):
-            if cfg[C_REWARD] == 0:
+            if cfg[C_REWARD] == REWARD_WIN:
                 out[p] = mean - s.f[b, F_BANK_CHANGE + p]
             else:
                 out[p] = s.v[b, V_LAST_POINTS + p] - mean
@@ -632,7 +656,7 @@ def _legal(s, b, cfg, out):
     elif ph == PHASE_TRUMP:
         for suit in range(4):
             taken = False
-            for p in range(_np(cfg)):
+            for p in range(_num_players(cfg)):
                 taken = taken or s.f[b, F_TRUMP + p] == suit
             out[ACTION_TRUMP + suit] = 0 if taken else 1
 
@@ -652,7 +676,7 @@ def _is_legal(s, b, cfg, a):
     if ph == PHASE_TRUMP:
         if a < ACTION_TRUMP:
             return False
-        for p in range(_np(cfg)):
+        for p in range(_num_players(cfg)):
             if s.f[b, F_TRUMP + p] == a - ACTION_TRUMP:
                 return False
         return True
@@ -662,7 +686,7 @@ def _is_legal(s, b, cfg, a):
 @njit(cache=True, inline="always")  # into step_rows, its only caller
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     seat = s.f[b, F_CURRENT]
     ph = s.f[b, F_PHASE]
     if ph == PHASE_TRUMP:

@@ -8,7 +8,7 @@ import numpy as np
 from ...core.state import PackedState
 from .config import Config
 from .constants import DECK, NUM_CARDS, PHASE_TRUMP
-from .layout import F_DECK, F_PHASE, F_STOCK, F_VOID, M_HAND
+from .layout import F_DECK, F_PHASE, F_STOCK_POS, F_VOID, M_HAND
 
 DETERMINIZE_TRIES = 100  # uniform draws tried before the constructive draw (see determinize)
 _SUIT_OF = {c: c // 13 for c in DECK.cards.tolist()}
@@ -50,7 +50,7 @@ def determinize(s: PackedState, b: int, config: Config, seat: int, rng) -> None:
     P = config.num_players
     hidden_own = int(s.f[b, F_PHASE]) == PHASE_TRUMP
     seats = [p for p in range(P) if p != seat or hidden_own]
-    sp = int(s.f[b, F_STOCK])
+    sp = int(s.f[b, F_STOCK_POS])
     stock = s.f[b, F_DECK + sp : F_DECK + NUM_CARDS].tolist()
     pool = list(stock)
     true_hands, sizes, voids = [], [], []

@@ -8,14 +8,14 @@ import numpy as np
 
 from ...core.cards import SUITS, format_cards
 from ...core.state import PackedState
-from .config import C_COMMON, Config
+from .config import C_COMMON_TRUMPS, Config
 from .constants import DECK, MAX_SEATS, NUM_CARDS, RANK_8
 from .layout import (
     F_BANK_CHANGE,
     F_BANKS,
-    F_CLASS,
     F_DEAL_NO,
     F_DECK,
+    F_SUIT_CLASS,
     F_TRUMP,
     F_WINNER,
     new_state,
@@ -88,9 +88,9 @@ def trick_winner(cards, trumps=None, trump_option: int = 1, **config) -> int:
             s.f[0, F_TRUMP + p] = -1 if t is None else SUITS.index(t)
     elif trump_option in (3, 4):
         for suit in range(4):
-            s.f[0, F_CLASS + suit] = (int(cfg[C_COMMON]) >> suit) & 1
+            s.f[0, F_SUIT_CLASS + suit] = (int(cfg[C_COMMON_TRUMPS]) >> suit) & 1
     elif trump_option == 5:
-        s.f[0, F_CLASS + 0], s.f[0, F_CLASS + 2] = 2, 1
+        s.f[0, F_SUIT_CLASS + 0], s.f[0, F_SUIT_CLASS + 2] = 2, 1
     cards_a = np.array(ids, np.int8)
     seats = np.arange(n, dtype=np.int8)
     voids = np.zeros(n, np.bool_)

@@ -51,19 +51,23 @@ class Config(GameConfig):
         return super().encode(name, value)
 
 
-C_SIZE = len(dataclasses.fields(Config))  # entries of the config vector
+CONFIG_SIZE = len(dataclasses.fields(Config))  # entries of the config vector
 C_EPISODE = Config.index("episode")
 C_REWARD = Config.index("reward")
-C_PLAYERS = Config.index("num_players")
-C_PILE_DRAW = Config.index("allow_discard_draw")
-C_SKIP = Config.index("joker_target_effect")
-C_PER_HAND = Config.index("score_mode")
-C_REPLACE = Config.index("run_mode")
-C_PAIR = Config.index("pair_value")
-C_RUN2 = Config.index("run2_value")
+C_NUM_PLAYERS = Config.index("num_players")
+C_ALLOW_DISCARD_DRAW = Config.index("allow_discard_draw")
+C_JOKER_TARGET_EFFECT = Config.index("joker_target_effect")
+C_SCORE_MODE = Config.index("score_mode")
+C_RUN_MODE = Config.index("run_mode")
+C_PAIR_VALUE = Config.index("pair_value")
+C_RUN2_VALUE = Config.index("run2_value")
 C_TARGET = Config.index("target")
 C_MAX_ROUNDS = Config.index("max_rounds")
-C_CAP = Config.index("turn_cap_factor")
+C_TURN_CAP_FACTOR = Config.index("turn_cap_factor")
 C_TIES = Config.index("ties")
 
 __doc__ = __doc__.replace("{config_table}", Config.describe())
+
+
+# --- named choice codes: the int the kernels see for a choice (``GameConfig.code``) -------
+TIES_CO_WINNERS = Config.code("ties", "co_winners")

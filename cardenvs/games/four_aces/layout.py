@@ -51,14 +51,14 @@ LAYOUT = StateLayout(NAME, STATE_FIELDS)
 _o = LAYOUT.offset
 M_HIDDEN, M_EXPOSED, M_KEY, M_EPISODE = (_o(k) for k in ("hidden", "exposed", "key", "episode"))
 V_TOTAL, V_LAST_POINTS, V_TURNS = (_o(k) for k in ("total", "last_points", "turns"))
-F_DECK, F_PILE, F_PILE_N, F_STOCK, F_DEAL_NO, F_DEALER = (
+F_DECK, F_PILE, F_PILE_N, F_STOCK_POS, F_DEAL_NO, F_DEALER = (
     _o(k) for k in ("deck", "pile", "pile_n", "stock_pos", "deal_no", "dealer")
 )
 F_PILE_POS = _o("pile_pos")
 F_CURRENT, F_PHASE, F_WINNER, F_WINNERS, F_LIMIT = (
     _o(k) for k in ("current", "phase", "winner", "winners", "limit")
 )
-F_JK_HELD, F_JK_PLAYED, F_SKIP, F_DRAWN = (
+F_JOKERS_HELD, F_JOKERS_PLAYED, F_SKIP, F_DRAWN = (
     _o(k) for k in ("jokers_held", "jokers_played", "skip", "drawn")
 )
 State = PackedState
@@ -87,10 +87,10 @@ OBS_LAYOUT = (
 )
 _OFF = layout_offsets(OBS_LAYOUT)
 OBS_DIM = sum(f.size for f in OBS_LAYOUT)
-O_HIDDEN, O_EXPOSED, O_PILE, O_TOP, O_DRAWN = (
+O_HIDDEN, O_EXPOSED, O_PILE, O_PILE_TOP, O_DRAWN = (
     _OFF[k] for k in ("hidden", "exposed", "pile", "pile_top", "drawn")
 )
-O_HSIZE, O_LIMIT, O_JKP, O_JKH, O_TOTAL, O_SEATS, O_DEALER = (
+O_HIDDEN_SIZE, O_LIMIT, O_JOKERS_PLAYED, O_JOKERS_HELD, O_TOTAL, O_SEATS, O_DEALER = (
     _OFF[k]
     for k in ("hidden_size", "limit", "jokers_played", "jokers_held", "total", "seats", "dealer")
 )

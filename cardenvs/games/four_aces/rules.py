@@ -27,18 +27,20 @@ from ...core import rng
 from ...core.bitmask import bit, spread
 from ...core.borrow import fixed_config
 from ...core.cards import NUM_CARDS
+from ...core.game import EPISODE_DEAL, EPISODE_GAME, REWARD_WIN
 from ...core.seats import at, seat_mod
 from .config import (
-    C_CAP,
+    C_ALLOW_DISCARD_DRAW,
     C_EPISODE,
+    C_JOKER_TARGET_EFFECT,
     C_MAX_ROUNDS,
-    C_PILE_DRAW,
-    C_PLAYERS,
+    C_NUM_PLAYERS,
     C_REWARD,
-    C_SIZE,
-    C_SKIP,
     C_TARGET,
     C_TIES,
+    C_TURN_CAP_FACTOR,
+    CONFIG_SIZE,
+    TIES_CO_WINNERS,
 )
 from .constants import (
     ACES,
@@ -62,15 +64,15 @@ from .layout import (
     F_DEALER,
     F_DECK,
     F_DRAWN,
-    F_JK_HELD,
-    F_JK_PLAYED,
+    F_JOKERS_HELD,
+    F_JOKERS_PLAYED,
     F_LIMIT,
     F_PHASE,
     F_PILE,
     F_PILE_N,
     F_PILE_POS,
     F_SKIP,
-    F_STOCK,
+    F_STOCK_POS,
     F_WINNER,
     F_WINNERS,
     M_EPISODE,
@@ -85,8 +87,8 @@ from .scoring import _round_score
 
 
 @njit(cache=True, inline="always")
-def _np(cfg):
-    return cfg[C_PLAYERS]
+def _num_players(cfg):
+    return cfg[C_NUM_PLAYERS]
 
 
 # --- rounds ------------------------------------------------------------------------------------
@@ -102,13 +104,13 @@ def _shuffle_deck(s, b):
 def _start_round(s, b, cfg):
     """Deal 3 hidden then 3 exposed cards to each seat from the dealer's left; set jokers aside
     and shuffle them into the stock (3, A17)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     for p in range(MAX_SEATS):
         s.m[b, M_HIDDEN + p] = 0
         s.m[b, M_EXPOSED + p] = 0
         s.f[b, F_LIMIT + p] = START_LIMIT if p < P else 0
-        s.f[b, F_JK_HELD + p] = 0
-        s.f[b, F_JK_PLAYED + p] = 0
+        s.f[b, F_JOKERS_HELD + p] = 0
+        s.f[b, F_JOKERS_PLAYED + p] = 0
         s.f[b, F_SKIP + p] = 0
     # deal the deck in order, setting aside any joker met while dealing
     dealt = np.empty(6 * P, np.int8)
@@ -148,7 +150,7 @@ def _start_round(s, b, cfg):
         s.f[b, F_DECK + i] = dealt[i]
     for i in range(ns):
         s.f[b, F_DECK + nd + i] = stock[i]
-    s.f[b, F_STOCK] = 6 * P
+    s.f[b, F_STOCK_POS] = 6 * P
     s.f[b, F_PILE_N] = 0
     for c in range(52):
         s.f[b, F_PILE_POS + c] = 0
@@ -175,7 +177,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
         for i in range(NUM_CARDS):
             s.f[b, F_DECK + i] = deck[i]
     if dealer < 0:
-        dealer = rng.draw(rng.stream(key, episode, 2000), 0, _np(cfg))  # at random (3.1)
+        dealer = rng.draw(rng.stream(key, episode, 2000), 0, _num_players(cfg))  # at random (3.1)
     s.f[b, F_DEALER] = dealer
     _start_round(s, b, cfg)
 
@@ -183,7 +185,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
 @njit(cache=True, inline="always")
 def _game_over(s, b, cfg, values):
     """End the episode; the seats with the highest ``values`` win (A9)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     best = -(1 << 30)
     for p in range(P):
         best = max(best, values[p])
@@ -206,7 +208,7 @@ def _game_over(s, b, cfg, values):
 @njit(cache=True)
 def _four_aces(s, b, cfg, seat):
     """Four aces in one hand win the game at once (4, step 2)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     vals = np.zeros(P, np.int64)
     vals[seat] = 1
     _game_over(s, b, cfg, vals)
@@ -215,7 +217,7 @@ def _four_aces(s, b, cfg, seat):
 @njit(cache=True)
 def _end_round(s, b, cfg):
     """Score every player, add to the totals; end the game or deal the next round (4.1)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     totals = np.zeros(P, np.int64)
     scores = np.zeros(P, np.int64)
     reached = False
@@ -226,7 +228,7 @@ def _end_round(s, b, cfg):
         s.v[b, V_TOTAL + p] += sc
         totals[p] = s.v[b, V_TOTAL + p]
         reached = reached or totals[p] >= cfg[C_TARGET]
-    if cfg[C_EPISODE] == 1:
+    if cfg[C_EPISODE] == EPISODE_DEAL:
         _game_over(s, b, cfg, scores)
         return
     last = s.f[b, F_DEAL_NO] + 1 >= cfg[C_MAX_ROUNDS]
@@ -237,7 +239,7 @@ def _end_round(s, b, cfg):
                 best, n_best = totals[p], 1
             elif totals[p] == best:
                 n_best += 1
-        if n_best == 1 or cfg[C_TIES] == 0 or last:
+        if n_best == 1 or cfg[C_TIES] == TIES_CO_WINNERS or last:
             _game_over(s, b, cfg, totals)
             return
     s.f[b, F_DEAL_NO] += 1
@@ -249,10 +251,10 @@ def _end_round(s, b, cfg):
 @njit(cache=True, inline="always")
 def _end_turn(s, b, cfg):
     """The round ends when the stock is empty or at the turn cap (4, step 5; A7)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     s.v[b, V_TURNS] += 1
-    cap = cfg[C_CAP] * (NUM_CARDS - 6 * P)
-    if s.f[b, F_STOCK] >= NUM_CARDS or s.v[b, V_TURNS] >= cap:
+    cap = cfg[C_TURN_CAP_FACTOR] * (NUM_CARDS - 6 * P)
+    if s.f[b, F_STOCK_POS] >= NUM_CARDS or s.v[b, V_TURNS] >= cap:
         _end_round(s, b, cfg)
         return
     s.f[b, F_PHASE] = PHASE_DRAW
@@ -277,12 +279,12 @@ def _legal(s, b, cfg, out):
     seat = s.f[b, F_CURRENT]
     if ph == PHASE_DRAW:
         out[ACTION_DRAW_STOCK] = 1
-        if cfg[C_PILE_DRAW] and s.f[b, F_PILE_N] > 0:
+        if cfg[C_ALLOW_DISCARD_DRAW] and s.f[b, F_PILE_N] > 0:
             out[ACTION_DRAW_DISCARD] = 1
     elif ph == PHASE_REDUCE_HIDDEN:
         x = np.int64(s.m[b, M_HIDDEN + seat] & NATURALS)
         spread(x, 52, out, ACTION_DISCARD)
-        if s.f[b, F_JK_HELD + seat] > 0:
+        if s.f[b, F_JOKERS_HELD + seat] > 0:
             out[ACTION_JOKER] = 1
     elif ph == PHASE_REDUCE_EXPOSED:
         x = np.int64(s.m[b, M_EXPOSED + seat] & ~bit(s.f[b, F_DRAWN]))
@@ -296,10 +298,10 @@ def _is_legal(s, b, cfg, a):
     if ph == PHASE_DRAW:
         if a == ACTION_DRAW_STOCK:
             return True
-        return a == ACTION_DRAW_DISCARD and cfg[C_PILE_DRAW] == 1 and s.f[b, F_PILE_N] > 0
+        return a == ACTION_DRAW_DISCARD and cfg[C_ALLOW_DISCARD_DRAW] == 1 and s.f[b, F_PILE_N] > 0
     if ph == PHASE_REDUCE_HIDDEN:
         if a == ACTION_JOKER:
-            return s.f[b, F_JK_HELD + seat] > 0
+            return s.f[b, F_JOKERS_HELD + seat] > 0
         if ACTION_DISCARD <= a < ACTION_JOKER:
             c = a - ACTION_DISCARD
             return (s.m[b, M_HIDDEN + seat] >> np.uint64(c)) & np.uint64(1) == np.uint64(1)
@@ -315,16 +317,16 @@ def _is_legal(s, b, cfg, a):
 @njit(cache=True, inline="always")  # into step_rows, its only caller
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act (4)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     seat = s.f[b, F_CURRENT]
     ph = s.f[b, F_PHASE]
     if ph == PHASE_DRAW:
         if a == ACTION_DRAW_STOCK:
-            c = s.f[b, F_DECK + s.f[b, F_STOCK]]
-            s.f[b, F_STOCK] += 1
+            c = s.f[b, F_DECK + s.f[b, F_STOCK_POS]]
+            s.f[b, F_STOCK_POS] += 1
             if c >= 52:
                 # a joker: the limit goes up, the turn ends without a discard (4, step 3)
-                s.f[b, F_JK_HELD + seat] += 1
+                s.f[b, F_JOKERS_HELD + seat] += 1
                 s.f[b, F_LIMIT + seat] = min(s.f[b, F_LIMIT + seat] + 1, MAX_LIMIT)
                 _end_turn(s, b, cfg)
                 return
@@ -347,9 +349,9 @@ def _apply(s, b, cfg, a):
         return
     if a == ACTION_JOKER:
         # the joker leaves play in front of the left neighbour; the limit stays raised
-        s.f[b, F_JK_HELD + seat] -= 1
-        s.f[b, F_JK_PLAYED + seat] += 1
-        if cfg[C_SKIP]:
+        s.f[b, F_JOKERS_HELD + seat] -= 1
+        s.f[b, F_JOKERS_PLAYED + seat] += 1
+        if cfg[C_JOKER_TARGET_EFFECT]:
             s.f[b, F_SKIP + seat_mod(seat + 1, P)] = 1
         _end_turn(s, b, cfg)
         return
@@ -368,10 +370,10 @@ def _apply(s, b, cfg, a):
 @njit(cache=True)
 def _write_rewards(s, b, cfg, out):
     """Zero-sum rewards of a finished episode (see the reward table: the page's section 8)."""
-    P = _np(cfg)
+    P = _num_players(cfg)
     for p in range(P):
         out[p] = 0.0
-    if cfg[C_REWARD] == 0:
+    if cfg[C_REWARD] == REWARD_WIN:
         n = 0
         for p in range(P):
             n += s.f[b, F_WINNERS + p]
@@ -387,7 +389,7 @@ def _write_rewards(s, b, cfg, out):
         for p in range(P):
             out[p] = cfg[C_TARGET] if p == w else -cfg[C_TARGET] / (P - 1)
         return
-    src = V_TOTAL if cfg[C_EPISODE] == 0 else V_LAST_POINTS
+    src = V_TOTAL if cfg[C_EPISODE] == EPISODE_GAME else V_LAST_POINTS
     mean = 0.0
     for p in range(P):
         mean += s.v[b, src + p] / P
@@ -398,7 +400,7 @@ def _write_rewards(s, b, cfg, out):
 # --- the step kernels (``core.kernel_template``: ``kernels.step_for``) -------------------------
 # one step kernel per seat count, each compiled on first use
 STEP_VALUES = range(3, 6)
-STEP_INDEX = C_PLAYERS
+STEP_INDEX = C_NUM_PLAYERS
 STEP_OPTION = "num_players"
 
 
@@ -410,4 +412,4 @@ def specialise(cfg, players):
     the default four-handed step got 1.15-1.37 times faster (4 pairs) than one kernel reading the
     array; the same outputs, hashed over 600 steps of 512 rows and 400 steps for the other
     counts."""
-    return fixed_config(cfg, C_SIZE, C_PLAYERS, players)
+    return fixed_config(cfg, CONFIG_SIZE, C_NUM_PLAYERS, players)

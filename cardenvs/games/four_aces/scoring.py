@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .config import C_PAIR, C_PER_HAND, C_REPLACE, C_RUN2
+from .config import C_PAIR_VALUE, C_RUN2_VALUE, C_RUN_MODE, C_SCORE_MODE
 from .constants import NATURALS, RUN_VALUE, SUIT_VALUE
 from .layout import M_EXPOSED, M_HIDDEN
 
@@ -109,12 +109,12 @@ def _suit_and_runs(mask, replace, run2):
 def score_mask(mask, cfg):
     """Round score of the natural cards in ``mask`` (jokers ignored): A + B + C (5.3)."""
     m = mask & NATURALS
-    return _rank_block(m, cfg[C_PAIR]) + _suit_and_runs(m, cfg[C_REPLACE], cfg[C_RUN2])
+    return _rank_block(m, cfg[C_PAIR_VALUE]) + _suit_and_runs(m, cfg[C_RUN_MODE], cfg[C_RUN2_VALUE])
 
 
 @njit(cache=True)
 def _round_score(s, b, cfg, p):
     h, e = s.m[b, M_HIDDEN + p], s.m[b, M_EXPOSED + p]
-    if cfg[C_PER_HAND]:
+    if cfg[C_SCORE_MODE]:
         return score_mask(h, cfg) + score_mask(e, cfg)
     return score_mask(h | e, cfg)

@@ -10,7 +10,7 @@ from ...core.cards import NUM_CARDS
 from ...core.state import PackedState
 from .config import Config
 from .constants import ACES
-from .layout import F_DECK, F_STOCK, M_EXPOSED, M_HIDDEN
+from .layout import F_DECK, F_STOCK_POS, M_EXPOSED, M_HIDDEN
 
 
 def determinize(s: PackedState, b: int, config: Config, seat: int, rng) -> None:
@@ -22,7 +22,7 @@ def determinize(s: PackedState, b: int, config: Config, seat: int, rng) -> None:
     """
     P = config.num_players
     others = [p for p in range(P) if p != seat]
-    sp = int(s.f[b, F_STOCK])
+    sp = int(s.f[b, F_STOCK_POS])
     stock = s.f[b, F_DECK + sp : F_DECK + NUM_CARDS].tolist()
     naturals = [c for c in stock if c < 52]
     jokers = [c for c in stock if c >= 52]

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, format_card, format_cards
 from ...core.state import PackedState
-from .config import C_PAIR, C_REPLACE, C_RUN2, Config
+from .config import C_PAIR_VALUE, C_RUN2_VALUE, C_RUN_MODE, Config
 from .constants import DECK, SUIT_VALUE
 from .layout import F_DEAL_NO, F_DECK, F_WINNER, F_WINNERS, V_TOTAL
 from .scoring import _rank_block, _suit_and_runs, score_mask
@@ -62,8 +62,8 @@ def score_breakdown(cards, **config) -> dict:
     c = Config.from_kwargs(**config)
     cfg = c.to_array()
     m = np.uint64(_natural_mask(cards))
-    rank = int(_rank_block(m, cfg[C_PAIR]))
-    both = int(_suit_and_runs(m, cfg[C_REPLACE], cfg[C_RUN2]))
+    rank = int(_rank_block(m, cfg[C_PAIR_VALUE]))
+    both = int(_suit_and_runs(m, cfg[C_RUN_MODE], cfg[C_RUN2_VALUE]))
     suit = 0
     for s_ in range(4):
         suit += int(SUIT_VALUE[int((int(m) >> (13 * s_)) & 0x1FFF).bit_count()])

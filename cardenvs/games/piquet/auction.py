@@ -11,15 +11,17 @@ from numba import njit
 
 from .cards import _elder, _exchanger
 from .config import (
+    BIDDING_BEFORE_EXCHANGE,
+    C_AUCTION_MAKE_BONUS,
+    C_AUCTION_SENTENCE_READING,
     C_BIDDING,
-    C_DECLARER_ELDER,
-    C_DOUBLE,
+    C_DECLARER_BECOMES_ELDER,
+    C_DOUBLE_FACTOR,
     C_FIRST_BIDDER,
-    C_MAKE_BONUS,
     C_MAX_REDEALS,
-    C_MINUS_OUTRANKS,
-    C_READING,
-    C_REDOUBLE,
+    C_MINUS_OUTRANKS_PLUS_AT_EQUAL_LEVEL,
+    C_REDOUBLE_FACTOR,
+    FIRST_BIDDER_ELDER,
     READ_NO_EXCHANGE,
     READ_NO_OPENING_PASS,
 )
@@ -59,7 +61,7 @@ from .score import _score_end
 def _start_bidding(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_BID
     elder = _elder(s, b)
-    s.f[b, F_CURRENT] = elder if cfg[C_FIRST_BIDDER] == 0 else 1 - elder
+    s.f[b, F_CURRENT] = elder if cfg[C_FIRST_BIDDER] == FIRST_BIDDER_ELDER else 1 - elder
 
 
 @njit(cache=True, inline="always")
@@ -69,25 +71,25 @@ def _bid_rank(cfg, k):
     if k < 0:
         return -1
     minus = k % 2
-    return (k // 2) * 2 + (minus if cfg[C_MINUS_OUTRANKS] else 1 - minus)
+    return (k // 2) * 2 + (minus if cfg[C_MINUS_OUTRANKS_PLUS_AT_EQUAL_LEVEL] else 1 - minus)
 
 
 @njit(cache=True)
 def _end_auction(s, b, cfg):
     """The contract stands: the roles may change (option), then the exchange (bidding before
     it) or the declarations."""
-    if cfg[C_DECLARER_ELDER] and s.f[b, F_BIDDER] == s.f[b, F_DEALER]:
+    if cfg[C_DECLARER_BECOMES_ELDER] and s.f[b, F_BIDDER] == s.f[b, F_DEALER]:
         # a declarer dealt younger takes elder's role for the rest of the deal (3.2, option):
         # he exchanges first if the exchange is still to come, calls first, leads, may pique
         s.f[b, F_SWAPPED] = 1
-    if cfg[C_READING] == READ_NO_EXCHANGE:
+    if cfg[C_AUCTION_SENTENCE_READING] == READ_NO_EXCHANGE:
         # no exchange under this reading: a carte blanche is shown now, then the declarations
         s.f[b, F_EXCH] = 2
         for seat in range(2):
             if s.f[b, F_CB_CLAIM + seat] == 1:
                 s.m[b, M_CB_SHOWN + seat] = s.m[b, M_DEALT + seat]
         _start_declarations(s, b, cfg)
-    elif cfg[C_BIDDING] == 1:
+    elif cfg[C_BIDDING] == BIDDING_BEFORE_EXCHANGE:
         s.f[b, F_PHASE] = PHASE_EXCHANGE
         s.f[b, F_CURRENT] = _exchanger(s, b, cfg, 0)
     else:
@@ -111,15 +113,15 @@ def _score_contract(s, b, cfg):
     won = np.int64(s.f[b, F_TRICKS + decl])
     mult = 1
     if s.f[b, F_DOUBLED] == 1:
-        mult = cfg[C_DOUBLE]
+        mult = cfg[C_DOUBLE_FACTOR]
     elif s.f[b, F_DOUBLED] == 2:
-        mult = cfg[C_REDOUBLE]
+        mult = cfg[C_REDOUBLE_FACTOR]
     if k % 2 == 0:
         margin = won - n  # plus: at least n tricks
     else:
         margin = (HAND - n) - won  # minus: at most 12 - n tricks
     if margin >= 0:
-        _score_end(s, b, cfg, decl, (10 * margin + cfg[C_MAKE_BONUS]) * mult)
+        _score_end(s, b, cfg, decl, (10 * margin + cfg[C_AUCTION_MAKE_BONUS]) * mult)
     else:
         _score_end(s, b, cfg, 1 - decl, -10 * margin * mult)
 
@@ -134,7 +136,7 @@ def _bid_bits(s, b, cfg, seat):
     second_after_pass = s.f[b, F_BID] < 0 and s.f[b, F_BID_ACTS] == 1
     # one reading of "cannot klappen": the first speaker may not pass; and after max_redeals
     # redeals the second may not pass after a pass (no endless redeals)
-    if not (first_turn and cfg[C_READING] == READ_NO_OPENING_PASS) and not (
+    if not (first_turn and cfg[C_AUCTION_SENTENCE_READING] == READ_NO_OPENING_PASS) and not (
         second_after_pass and s.f[b, F_REDEALS] >= cfg[C_MAX_REDEALS]
     ):
         bits |= BIT_PASS

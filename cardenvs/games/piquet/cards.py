@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ...core.bitmask import dense_suits, spread
-from .config import C_FIRST_EXCHANGER
+from .config import C_FIRST_EXCHANGER, FIRST_EXCHANGER_DEALER
 from .layout import F_DEALER, F_SWAPPED
 
 
@@ -72,5 +72,5 @@ def _elder(s, b):
 def _exchanger(s, b, cfg, k):
     """Seat making exchange ``k`` (0 first, 1 second); elder first by default (2.4, A1), else
     younger (the dealer's role)."""
-    first = 1 - _elder(s, b) if cfg[C_FIRST_EXCHANGER] == 1 else _elder(s, b)
+    first = 1 - _elder(s, b) if cfg[C_FIRST_EXCHANGER] == FIRST_EXCHANGER_DEALER else _elder(s, b)
     return first if k == 0 else 1 - first

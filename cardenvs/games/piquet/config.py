@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from ...core.game import GameConfig, option
 from .constants import PARTIE_MAX_DEALS, PARTIE_MAX_GAMES
 
@@ -175,41 +173,11 @@ def _opt(name: str, default=dataclasses.MISSING, doc: str | None = None):
 
 @dataclasses.dataclass(frozen=True)
 class TwoHandedConfig(GameConfig):
-    """Base of the two-handed ids' configs: the kernel array is laid out by ``KernelOptions``.
+    """Base of the two-handed ids' configs: the kernel array is laid out by ``KernelOptions``
+    (``GameConfig.KERNEL``); an id's ``FIXED`` holds the kernel values of the options it does not
+    offer, its ``LATER`` the options added after its first release."""
 
-    ``FIXED`` holds the kernel values of the options an id does not offer; ``LATER`` names
-    options added after the id's first release, left out of its records while at their default
-    (so the records of earlier releases replay and compare unchanged).
-    """
-
-    FIXED = {}
-    LATER = ()
-
-    @classmethod
-    def index(cls, name: str) -> int:
-        return KernelOptions.index(name)
-
-    def encode(self, name: str, value) -> int:
-        f = next(f for f in dataclasses.fields(KernelOptions) if f.name == name)
-        if f.metadata.get("choices") is not None:
-            return f.metadata["choices"].index(value)
-        return int(value)
-
-    def to_array(self) -> np.ndarray:
-        own = {f.name for f in dataclasses.fields(self)}
-        values = []
-        for f in dataclasses.fields(KernelOptions):
-            v = getattr(self, f.name) if f.name in own else self.FIXED.get(f.name, f.default)
-            values.append(self.encode(f.name, v))
-        return np.asarray(values, dtype=np.int64)
-
-    def to_dict(self) -> dict:
-        d = dataclasses.asdict(self)
-        defaults = {f.name: f.default for f in dataclasses.fields(self)}
-        for name in self.LATER:
-            if d[name] == defaults[name]:
-                del d[name]
-        return d
+    KERNEL = KernelOptions
 
     def _bad(self, name: str, allowed: str):
         raise self.error(name, f"= {getattr(self, name)!r} is not allowed here; allowed: {allowed}")
@@ -342,37 +310,49 @@ C_EPISODE = Config.index("episode")
 C_REWARD = Config.index("reward")
 C_FIRST_EXCHANGER = Config.index("first_exchanger")
 C_SET_RANKS = Config.index("set_ranks")
-C_YOUNGER_MIN = Config.index("younger_min_exchange")
-C_LOW_CARDS = Config.index("low_cards_score_in_play")
-C_POINT_4 = Config.index("point_ending_in_4_minus_one")
-C_CARDS_PIQUE = Config.index("cards_bonus_counts_for_pique")
+C_YOUNGER_MIN_EXCHANGE = Config.index("younger_min_exchange")
+C_LOW_CARDS_SCORE_IN_PLAY = Config.index("low_cards_score_in_play")
+C_POINT_ENDING_IN_4_MINUS_ONE = Config.index("point_ending_in_4_minus_one")
+C_CARDS_BONUS_COUNTS_FOR_PIQUE = Config.index("cards_bonus_counts_for_pique")
 C_PARTIE = Config.index("partie")
 C_RUBICON = Config.index("rubicon")
-C_CB_AUTO = Config.index("carte_blanche_auto")
-C_TEN_FOR_LAST = Config.index("trick_scoring")
+C_CARTE_BLANCHE_AUTO = Config.index("carte_blanche_auto")
+C_TRICK_SCORING = Config.index("trick_scoring")
 C_GAME = Config.index("game")
-C_FULL_CALLS = Config.index("elder_calls_in_full")
+C_ELDER_CALLS_IN_FULL = Config.index("elder_calls_in_full")
 C_TARGET = Config.index("target")
 C_AU_CENT_END = Config.index("au_cent_end")
 C_DOUBLE_BELOW = Config.index("double_below")
 C_MAX_DEALS = Config.index("max_deals")
-C_SINKING = Config.index("allow_sinking")
-C_READING = Config.index("auction_sentence_reading")
+C_ALLOW_SINKING = Config.index("allow_sinking")
+C_AUCTION_SENTENCE_READING = Config.index("auction_sentence_reading")
 C_FIRST_BIDDER = Config.index("first_bidder")
 C_BIDDING = Config.index("bidding")
-C_MINUS_OUTRANKS = Config.index("minus_outranks_plus_at_equal_level")
+C_MINUS_OUTRANKS_PLUS_AT_EQUAL_LEVEL = Config.index("minus_outranks_plus_at_equal_level")
 C_PIQUE_PLUS = Config.index("pique_plus")
 C_PIQUE_MINUS = Config.index("pique_minus")
 C_REPIQUE_PLUS = Config.index("repique_plus")
 C_REPIQUE_MINUS = Config.index("repique_minus")
-C_LAST_EXTRA = Config.index("auction_last_trick_extra")
-C_MAKE_BONUS = Config.index("auction_make_bonus")
-C_DOUBLE = Config.index("double_factor")
-C_REDOUBLE = Config.index("redouble_factor")
-C_MINUS_COMB = Config.index("minus_combinations")
+C_AUCTION_LAST_TRICK_EXTRA = Config.index("auction_last_trick_extra")
+C_AUCTION_MAKE_BONUS = Config.index("auction_make_bonus")
+C_DOUBLE_FACTOR = Config.index("double_factor")
+C_REDOUBLE_FACTOR = Config.index("redouble_factor")
+C_MINUS_COMBINATIONS = Config.index("minus_combinations")
 C_MAX_REDEALS = Config.index("max_redeals")
-C_DECLARER_ELDER = Config.index("declarer_becomes_elder")
+C_DECLARER_BECOMES_ELDER = Config.index("declarer_becomes_elder")
 C_AU_CENT_PARTIE = Config.index("au_cent_partie")
 GAME_AUCTION = 2
 READ_NO_SINKING, READ_NO_CB, READ_NO_OPENING_PASS, READ_NO_EXCHANGE = 0, 1, 2, 3
 GAME_PARTIE, GAME_AU_CENT = 0, 1
+
+
+# --- named choice codes: the int the kernels see for a choice (``GameConfig.code``) -------
+AU_CENT_END_IMMEDIATE = KernelOptions.code("au_cent_end", "immediate")
+BIDDING_AFTER_EXCHANGE = KernelOptions.code("bidding", "after_exchange")
+BIDDING_BEFORE_EXCHANGE = KernelOptions.code("bidding", "before_exchange")
+FIRST_BIDDER_ELDER = KernelOptions.code("first_bidder", "elder")
+FIRST_EXCHANGER_DEALER = KernelOptions.code("first_exchanger", "dealer")
+MINUS_COMBINATIONS_NONE = KernelOptions.code("minus_combinations", "none")
+PARTIE_FOUR_DEALS = KernelOptions.code("partie", "four_deals")
+PARTIE_SIX_DEALS = KernelOptions.code("partie", "six_deals")
+TRICK_SCORING_TEN_FOR_LAST = KernelOptions.code("trick_scoring", "ten_for_last")

@@ -14,13 +14,14 @@ from numba import njit
 from ...core.bitmask import popcount
 from .cards import _elder, _from_suit_bits, _suit_bits
 from .config import (
-    C_FULL_CALLS,
+    C_ALLOW_SINKING,
+    C_ELDER_CALLS_IN_FULL,
     C_GAME,
-    C_MINUS_COMB,
-    C_POINT_4,
+    C_MINUS_COMBINATIONS,
+    C_POINT_ENDING_IN_4_MINUS_ONE,
     C_SET_RANKS,
-    C_SINKING,
     GAME_AUCTION,
+    MINUS_COMBINATIONS_NONE,
 )
 from .constants import (
     ACTION_ANSWER,
@@ -65,7 +66,7 @@ from .score import _score_hand
 @njit(cache=True)
 def _point(mask, cfg):
     """Best point of a hand: (cards, value, suit, score)."""
-    return point_of(mask, cfg[C_POINT_4] != 0)
+    return point_of(mask, cfg[C_POINT_ENDING_IN_4_MINUS_ONE] != 0)
 
 
 def _suit_tables():
@@ -229,7 +230,7 @@ def _category(s, b, cfg, c):
         # younger's "equal" asks for it, or always when calls are in full (CAV au cent); a set
         # is named by its rank
         s.f[b, F_CALLS + 2 * c] = e1
-        ask = cfg[C_FULL_CALLS] != 0 or (compared and e1 == y1)
+        ask = cfg[C_ELDER_CALLS_IN_FULL] != 0 or (compared and e1 == y1)
         detail = 0
         if c == CAT_POINT:
             detail = e2 if ask else 0
@@ -275,7 +276,7 @@ def _start_declarations(s, b, cfg):
     """The declarations: mechanical (then play), or elder's first choice (sinking)."""
     if (
         cfg[C_GAME] == GAME_AUCTION
-        and cfg[C_MINUS_COMB] == 1
+        and cfg[C_MINUS_COMBINATIONS] == MINUS_COMBINATIONS_NONE
         and s.f[b, F_BID] >= 0
         and s.f[b, F_BID] % 2 == 1
     ):
@@ -284,7 +285,7 @@ def _start_declarations(s, b, cfg):
             s.f[b, F_DECL_CALL + c] = CALL_SILENT
         _start_play(s, b, cfg)
         return
-    if cfg[C_SINKING]:
+    if cfg[C_ALLOW_SINKING]:
         _declare_cb(s, b, cfg)
         if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached
             return

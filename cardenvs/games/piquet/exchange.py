@@ -10,7 +10,7 @@ from numba import njit
 from ...core.bitmask import bit
 from .auction import _start_bidding
 from .cards import _elder
-from .config import C_BIDDING, C_GAME, C_YOUNGER_MIN, GAME_AUCTION
+from .config import BIDDING_AFTER_EXCHANGE, C_BIDDING, C_GAME, C_YOUNGER_MIN_EXCHANGE, GAME_AUCTION
 from .constants import ELDER_MAX, HAND, PHASE_LOOK, TALON
 from .declare import _start_declarations
 from .layout import (
@@ -37,7 +37,7 @@ def _exchange_limits(s, b, cfg):
     up to five, the second up to what is left of the talon; elder at least one, younger at
     least ``younger_min_exchange`` whether he exchanges second or (``first_exchanger="dealer"``)
     first."""
-    lo = 1 if s.f[b, F_CURRENT] == _elder(s, b) else cfg[C_YOUNGER_MIN]
+    lo = 1 if s.f[b, F_CURRENT] == _elder(s, b) else cfg[C_YOUNGER_MIN_EXCHANGE]
     if s.f[b, F_EXCH] == 0:
         return lo, ELDER_MAX
     return lo, TALON - s.f[b, F_TALON_POS]
@@ -85,7 +85,11 @@ def _leftovers(s, b):
 @njit(cache=True)
 def _after_exchange(s, b, cfg):
     """After the exchange: the bidding (Auction Piquet, by default), else the declarations."""
-    if cfg[C_GAME] == GAME_AUCTION and cfg[C_BIDDING] == 0 and s.f[b, F_BIDDER] < 0:
+    if (
+        cfg[C_GAME] == GAME_AUCTION
+        and cfg[C_BIDDING] == BIDDING_AFTER_EXCHANGE
+        and s.f[b, F_BIDDER] < 0
+    ):
         _start_bidding(s, b, cfg)
         return
     _start_declarations(s, b, cfg)

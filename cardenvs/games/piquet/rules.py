@@ -33,29 +33,34 @@ from numba import njit
 
 from ...core import rng
 from ...core.bitmask import action_in, bit, spread
+from ...core.game import EPISODE_DEAL, EPISODE_GAME, REWARD_WIN
 from .auction import _bid_bits, _end_auction, _score_contract, _start_bidding
 from .cards import _elder, _exchanger, _from_suit_bits, _holds_face_card, _local32, gid
 from .config import (
+    BIDDING_BEFORE_EXCHANGE,
+    C_ALLOW_SINKING,
     C_AU_CENT_PARTIE,
+    C_AUCTION_LAST_TRICK_EXTRA,
+    C_AUCTION_SENTENCE_READING,
     C_BIDDING,
-    C_CARDS_PIQUE,
-    C_CB_AUTO,
+    C_CARDS_BONUS_COUNTS_FOR_PIQUE,
+    C_CARTE_BLANCHE_AUTO,
     C_DOUBLE_BELOW,
     C_EPISODE,
     C_GAME,
-    C_LAST_EXTRA,
-    C_LOW_CARDS,
+    C_LOW_CARDS_SCORE_IN_PLAY,
     C_MAX_DEALS,
     C_PARTIE,
-    C_READING,
     C_REWARD,
-    C_SINKING,
     C_TARGET,
-    C_TEN_FOR_LAST,
+    C_TRICK_SCORING,
     GAME_AU_CENT,
     GAME_AUCTION,
+    PARTIE_FOUR_DEALS,
+    PARTIE_SIX_DEALS,
     READ_NO_CB,
     READ_NO_EXCHANGE,
+    TRICK_SCORING_TEN_FOR_LAST,
 )
 from .constants import (
     ACTION_BID,
@@ -165,8 +170,8 @@ def _deal(s, b, cfg, dealer):
         s.f[b, F_CB + seat] = 0 if _holds_face_card(s.m[b, M_HAND + seat]) else 1
         # a carte blanche is claimed at once (auto), or every seat decides in turn so that the
         # turn order reveals nothing: only a holder may claim (A10)
-        s.f[b, F_CB_CLAIM + seat] = s.f[b, F_CB + seat] if cfg[C_CB_AUTO] else -1
-        if cfg[C_GAME] == GAME_AUCTION and cfg[C_READING] == READ_NO_CB:
+        s.f[b, F_CB_CLAIM + seat] = s.f[b, F_CB + seat] if cfg[C_CARTE_BLANCHE_AUTO] else -1
+        if cfg[C_GAME] == GAME_AUCTION and cfg[C_AUCTION_SENTENCE_READING] == READ_NO_CB:
             s.f[b, F_CB_CLAIM + seat] = 0  # this reading of 3.2 item 1: no carte blanche
         s.m[b, M_DISCARDS + seat] = 0
         s.m[b, M_SEEN + seat] = 0
@@ -182,7 +187,7 @@ def _deal(s, b, cfg, dealer):
             s.v[b, V_DECL_PTS + 3 * seat + c] = 0
     for c in range(3):
         s.f[b, F_DECL_WIN + c] = OUTCOME_PENDING
-        s.f[b, F_DECL_CALL + c] = CALL_OPEN if cfg[C_SINKING] else CALL_AUTO
+        s.f[b, F_DECL_CALL + c] = CALL_OPEN if cfg[C_ALLOW_SINKING] else CALL_AUTO
     s.f[b, F_DECL_STAGE] = 0
     s.f[b, F_BID] = -1
     s.f[b, F_BIDDER] = -1
@@ -210,7 +215,10 @@ def _next_claim(s, b, cfg):
             s.f[b, F_PHASE] = PHASE_CLAIM
             s.f[b, F_CURRENT] = seat
             return
-    if cfg[C_GAME] == GAME_AUCTION and (cfg[C_BIDDING] == 1 or cfg[C_READING] == READ_NO_EXCHANGE):
+    if cfg[C_GAME] == GAME_AUCTION and (
+        cfg[C_BIDDING] == BIDDING_BEFORE_EXCHANGE
+        or cfg[C_AUCTION_SENTENCE_READING] == READ_NO_EXCHANGE
+    ):
         _start_bidding(s, b, cfg)
         return
     s.f[b, F_PHASE] = PHASE_EXCHANGE
@@ -299,7 +307,7 @@ def _redeal(s, b, cfg):
 @njit(cache=True, inline="always")
 def _counts_in_play(cfg, card):
     # every card scores by default; the old rule counts only 10 and above (A6)
-    return cfg[C_LOW_CARDS] == 1 or card % 13 >= 8
+    return cfg[C_LOW_CARDS_SCORE_IN_PLAY] == 1 or card % 13 >= 8
 
 
 @njit(cache=True, inline="always")
@@ -317,7 +325,7 @@ def _play(s, b, cfg, card):
             s.m[b, M_SEEN + 1] |= left
         s.f[b, F_TRICK_CARD] = card
         s.f[b, F_TRICK_LEADER] = seat
-        if _counts_in_play(cfg, card) and not cfg[C_TEN_FOR_LAST] and cfg[C_GAME] != GAME_AUCTION:
+        if _counts_in_play(cfg, card) and not cfg[C_TRICK_SCORING] and cfg[C_GAME] != GAME_AUCTION:
             _score_play(s, b, cfg, seat, 1)
             if s.f[b, F_PHASE] == PHASE_OVER:
                 return
@@ -329,7 +337,7 @@ def _play(s, b, cfg, card):
         s.f[b, F_VOID + seat] |= 1 << (led // 13)  # he cannot follow: void in the led suit (2.7)
     # the higher card of the led suit wins (2.7)
     winner = seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
-    ten_for_last = cfg[C_TEN_FOR_LAST] == 1
+    ten_for_last = cfg[C_TRICK_SCORING] == TRICK_SCORING_TEN_FOR_LAST
     auction = cfg[C_GAME] == GAME_AUCTION
     if ten_for_last or auction:
         # "10 for last" and Auction Piquet (3.2 item 9): a flat point per trick won
@@ -340,7 +348,7 @@ def _play(s, b, cfg, card):
     if s.f[b, F_PHASE] == PHASE_OVER:
         return
     if (
-        cfg[C_CARDS_PIQUE]
+        cfg[C_CARDS_BONUS_COUNTS_FOR_PIQUE]
         and not ten_for_last
         and not auction
         and winner == elder
@@ -352,7 +360,9 @@ def _play(s, b, cfg, card):
         return
     if s.f[b, F_TRICKS + 0] + s.f[b, F_TRICKS + 1] == HAND:
         if auction:
-            _score_play(s, b, cfg, winner, cfg[C_LAST_EXTRA])  # no extra by default (item 9)
+            _score_play(
+                s, b, cfg, winner, cfg[C_AUCTION_LAST_TRICK_EXTRA]
+            )  # no extra by default (item 9)
         else:
             _score_play(s, b, cfg, winner, CARDS_BONUS if ten_for_last else 1)  # the last trick
         if s.f[b, F_PHASE] == PHASE_OVER:
@@ -372,16 +382,24 @@ def _end_deal(s, b, cfg):
         for seat in range(2):
             if s.f[b, F_TRICKS + seat] == HAND:
                 _score_end(s, b, cfg, seat, CAPOT_BONUS)
-            elif s.f[b, F_TRICKS + seat] >= 7 and not cfg[C_TEN_FOR_LAST]:
+            elif s.f[b, F_TRICKS + seat] >= 7 and not cfg[C_TRICK_SCORING]:
                 _score_end(s, b, cfg, seat, CARDS_BONUS)
     if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached with the cards
         return
     # redeals are not deals of the partie; an au cent partie's earlier games are not this game's
     n = s.f[b, F_DEAL_NO] - s.f[b, F_REDEALS] - s.f[b, F_GAME_START]
-    weight = 2 if (cfg[C_GAME] != GAME_AU_CENT and cfg[C_PARTIE] == 1 and (n == 0 or n == 3)) else 1
+    weight = (
+        2
+        if (
+            cfg[C_GAME] != GAME_AU_CENT
+            and cfg[C_PARTIE] == PARTIE_FOUR_DEALS
+            and (n == 0 or n == 3)
+        )
+        else 1
+    )
     _add_deal_to_totals(s, b, weight)
     played = n + 1
-    if cfg[C_EPISODE] == 1:
+    if cfg[C_EPISODE] == EPISODE_DEAL:
         _finish(s, b, cfg)
         return
     a, c = s.v[b, V_TOTAL + 0], s.v[b, V_TOTAL + 1]
@@ -392,7 +410,7 @@ def _end_deal(s, b, cfg):
             _finish(s, b, cfg)
             return
     else:
-        regular = 6 if cfg[C_PARTIE] == 0 else 4
+        regular = 6 if cfg[C_PARTIE] == PARTIE_SIX_DEALS else 4
         if played >= regular and (a != c or played >= regular + 2):
             _finish(s, b, cfg)
             return
@@ -433,7 +451,7 @@ def _write_rewards(s, b, cfg, out):
     for seat in range(2):
         if w < 0:
             out[seat] = 0.0
-        elif cfg[C_REWARD] == 0:
+        elif cfg[C_REWARD] == REWARD_WIN:
             out[seat] = 1.0 if seat == w else -1.0
         else:
             out[seat] = s.v[b, V_RESULT_POINTS] if seat == w else -s.v[b, V_RESULT_POINTS]
@@ -507,7 +525,7 @@ def _apply(s, b, cfg, a):
         s.f[b, F_PHASE] == PHASE_OVER
         and cfg[C_GAME] == GAME_AU_CENT
         and cfg[C_AU_CENT_PARTIE]
-        and cfg[C_EPISODE] == 0
+        and cfg[C_EPISODE] == EPISODE_GAME
     ):
         _next_game(s, b, cfg)
 

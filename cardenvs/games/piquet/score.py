@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...core.game import EPISODE_DEAL
 from .cards import _elder
 from .config import (
+    AU_CENT_END_IMMEDIATE,
     C_AU_CENT_END,
     C_DOUBLE_BELOW,
     C_EPISODE,
@@ -106,7 +108,7 @@ def _check_target(s, b, cfg, seat):
     score to reach the target ends the game at once (the rest of the deal is not played)."""
     if (
         cfg[C_GAME] == GAME_AU_CENT
-        and cfg[C_AU_CENT_END] == 0
+        and cfg[C_AU_CENT_END] == AU_CENT_END_IMMEDIATE
         and s.f[b, F_PHASE] != PHASE_OVER
         and s.v[b, V_TOTAL + seat] + s.v[b, V_DEAL_SCORE + seat] >= cfg[C_TARGET]
     ):
@@ -124,7 +126,7 @@ def _add_deal_to_totals(s, b, weight):
 @njit(cache=True, inline="always")
 def _finish(s, b, cfg):
     """End the episode: by the deal's points (``episode="deal"``), else by the totals."""
-    if cfg[C_EPISODE] == 1:
+    if cfg[C_EPISODE] == EPISODE_DEAL:
         _game_over(s, b, cfg, s.v[b, V_DEAL_SCORE + 0], s.v[b, V_DEAL_SCORE + 1], False)
     else:
         _game_over(s, b, cfg, s.v[b, V_TOTAL + 0], s.v[b, V_TOTAL + 1], True)

@@ -9,11 +9,11 @@ import numpy as np
 
 from .cards import _elder, _suit_bits, lid
 from .config import (
+    C_ALLOW_SINKING,
+    C_AUCTION_SENTENCE_READING,
     C_BIDDING,
     C_GAME,
-    C_READING,
     C_SET_RANKS,
-    C_SINKING,
     GAME_AUCTION,
     READ_NO_CB,
     Config,
@@ -269,7 +269,12 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     caps = None  # cards per suit his hand after the exchange may still take (the point)
     # the point caps his suits only when both declared their best point (no sinking: a
     # concession or a sunk point says nothing about the suit lengths)
-    if check_decl and not dealt_known and not cfg_all[C_SINKING] and int(s.f[b, F_CALLS + 0]) > 0:
+    if (
+        check_decl
+        and not dealt_known
+        and not cfg_all[C_ALLOW_SINKING]
+        and int(s.f[b, F_CALLS + 0]) > 0
+    ):
         known_after = held | _mask_of(deck[p] for p in opp_drew if (fixed >> deck[p]) & 1)
         cap = _point_cap(s, b, opp, elder)
         caps = [cap - (known_after & m).bit_count() for m in _SUIT_MASKS]
@@ -278,7 +283,9 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
     needs_face = (
         claim == 0
         and config.carte_blanche_auto
-        and not (cfg_all[C_GAME] == GAME_AUCTION and cfg_all[C_READING] == READ_NO_CB)
+        and not (
+            cfg_all[C_GAME] == GAME_AUCTION and cfg_all[C_AUCTION_SENTENCE_READING] == READ_NO_CB
+        )
     )
     if check_decl:
         t = new_state(1)

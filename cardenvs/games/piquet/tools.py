@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.cards import format_cards
-from ...core.game import layout_table
+from ...core.game import EPISODE_GAME, layout_table
 from .cards import _holds_face_card
 from .config import C_AU_CENT_PARTIE, C_EPISODE, C_GAME, GAME_AU_CENT, GAME_AUCTION, Config
 from .constants import (
@@ -66,7 +66,7 @@ def result(s: State, b: int, config: Config) -> dict:
     }
     if cfg[C_GAME] == GAME_AUCTION:
         out["redeals"] = int(s.f[b, F_REDEALS])
-    if cfg[C_GAME] == GAME_AU_CENT and cfg[C_AU_CENT_PARTIE] and cfg[C_EPISODE] == 0:
+    if cfg[C_GAME] == GAME_AU_CENT and cfg[C_AU_CENT_PARTIE] and cfg[C_EPISODE] == EPISODE_GAME:
         out["games_won"] = s.f[b, F_GAMES_WON : F_GAMES_WON + 2].tolist()
         out["games"] = int(s.f[b, F_GAMES])
     return out

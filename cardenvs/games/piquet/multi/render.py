@@ -14,8 +14,8 @@ _CATEGORY = ("point", "sequence", "sets")
 def render(s: L.State, b: int, config, color: bool = True) -> str:
     """A table view of row ``b``: totals, phase, every hand, the declarations, the trick."""
     cfg = config.to_array()
-    p = int(cfg[C.K_SEATS])
-    partnership = int(cfg[C.K_MODE]) == K.MODE_PARTNERSHIP
+    p = int(cfg[C.C_NUM_SEATS])
+    partnership = int(cfg[C.C_MODE]) == K.MODE_PARTNERSHIP
 
     def f(name):
         return L.field(s, name)[b]

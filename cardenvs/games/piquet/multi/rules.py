@@ -30,21 +30,22 @@ from numba import njit
 
 from ....core import rng
 from ....core.bitmask import action_in, bit, spread
+from ....core.game import EPISODE_DEAL, REWARD_WIN
 from ....core.seats import at, seat_mod
 from ..cards import _from_suit_bits, _local32, _suit_bits, gid
 from ..declare import _VALUE_KEY, point_of, sequences_of, sets_of
 from .config import (
-    K_CB,
-    K_EPISODE,
-    K_EXCH_MIN,
-    K_HAND,
-    K_MODE,
-    K_POINT_MIN,
-    K_REWARD,
-    K_SEATS,
-    K_SETS_HIGH,
-    K_SIZE,
-    K_TARGET,
+    C_CARTE_BLANCHE,
+    C_EPISODE,
+    C_HAND_SIZE,
+    C_MODE,
+    C_NORMAND_DEALER_EXCHANGE,
+    C_NUM_SEATS,
+    C_POINT_MINIMUM,
+    C_REWARD,
+    C_SET_RANKS,
+    C_TARGET,
+    CONFIG_SIZE,
 )
 from .constants import (
     ACTION_DISCARD,
@@ -121,12 +122,12 @@ from .layout import (
 @njit(cache=True, inline="always")
 def _side(cfg, seat):
     """The side a seat scores for: his own (normand) or his partnership (seat % 2)."""
-    return seat & 1 if cfg[K_MODE] == MODE_PARTNERSHIP else seat
+    return seat & 1 if cfg[C_MODE] == MODE_PARTNERSHIP else seat
 
 
 @njit(cache=True, inline="always")
 def _num_sides(cfg):
-    return 2 if cfg[K_MODE] == MODE_PARTNERSHIP else cfg[K_SEATS]
+    return 2 if cfg[C_MODE] == MODE_PARTNERSHIP else cfg[C_NUM_SEATS]
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +139,7 @@ def _in_game(s, b, seat):
 @njit(cache=True, inline="always")
 def _next_in_game(s, b, cfg, seat):
     """The next seat to the left of ``seat`` still in the game (play and deal go clockwise)."""
-    p = cfg[K_SEATS]
+    p = cfg[C_NUM_SEATS]
     for k in range(1, p + 1):
         t = seat_mod(seat + k, p)
         if _in_game(s, b, t):
@@ -149,7 +150,7 @@ def _next_in_game(s, b, cfg, seat):
 @njit(cache=True, inline="always")
 def _players(s, b, cfg):
     n = 0
-    for seat in range(cfg[K_SEATS]):
+    for seat in range(cfg[C_NUM_SEATS]):
         if _in_game(s, b, seat):
             n += 1
     return n
@@ -211,9 +212,9 @@ def _bonus(s, b, cfg, side, amount, code):
 def _point_key(s, b, cfg, seat):
     """(comparison key or -1 if he cannot announce, points, suit) of a seat's point."""
     hand = s.m[b, M_HAND + seat]
-    if cfg[K_MODE] == MODE_PARTNERSHIP:
+    if cfg[C_MODE] == MODE_PARTNERSHIP:
         v, n, suit = point_by_value(hand)
-        if v < cfg[K_POINT_MIN] or n == 0:
+        if v < cfg[C_POINT_MINIMUM] or n == 0:
             return -1, 0, suit
         return v, n, suit
     n, v, suit, score = point_of(hand, False)
@@ -227,9 +228,9 @@ def _declare(s, b, cfg):
     """Resolve the three categories among the seats in the game, reckoned in the order point,
     sequences, sets; speakers from eldest round. Writes ``decl_win``, ``decl_pts``, ``shown`` and
     the deal scores (2.5, 3.3, 3.4)."""
-    p = cfg[K_SEATS]
+    p = cfg[C_NUM_SEATS]
     dealer = s.f[b, F_DEALER]
-    partnership = cfg[K_MODE] == MODE_PARTNERSHIP
+    partnership = cfg[C_MODE] == MODE_PARTNERSHIP
     # point: normand by cards then value, equal best cancels; partnership by value from the
     # minimum, a player speaks only with a higher point (the earlier speaker keeps a tie)
     best, w, pts, wsuit, equal = -1, -1, 0, -1, False
@@ -289,14 +290,14 @@ def _declare(s, b, cfg):
         seat = (dealer + k) % p
         if not _in_game(s, b, seat):
             continue
-        n, r, tot, cards = sets_of(s.m[b, M_HAND + seat], cfg[K_SETS_HIGH])
+        n, r, tot, cards = sets_of(s.m[b, M_HAND + seat], cfg[C_SET_RANKS])
         key = n * 8 + r if n >= 3 else -1
         if key > best:
             best, w = key, seat
     if best < 0:
         s.f[b, F_DECL_WIN + CAT_SETS] = OUTCOME_NONE
     else:
-        n, r, tot, cards = sets_of(s.m[b, M_HAND + w], cfg[K_SETS_HIGH])
+        n, r, tot, cards = sets_of(s.m[b, M_HAND + w], cfg[C_SET_RANKS])
         s.f[b, F_DECL_WIN + CAT_SETS] = w
         s.m[b, M_SHOWN + w] |= cards
         s.v[b, V_DECL_PTS + CAT_SETS] = tot
@@ -308,7 +309,7 @@ def _declare(s, b, cfg):
 def _deal(s, b, cfg, dealer):
     """Deal the row's deck: packets in seat order from the dealer's left, then the talon; the
     packet of a normand player who is out is set aside unseen."""
-    p, h = cfg[K_SEATS], cfg[K_HAND]
+    p, h = cfg[C_NUM_SEATS], cfg[C_HAND_SIZE]
     s.f[b, F_DEALER] = dealer
     for k in range(p):
         seat = (dealer + 1 + k) % p
@@ -318,7 +319,9 @@ def _deal(s, b, cfg, dealer):
                 m |= bit(s.f[b, F_DECK + k * h + i])
         s.m[b, M_HAND + seat] = m
         s.m[b, M_DEALT + seat] = m
-        s.f[b, F_CB + seat] = 1 if (cfg[K_CB] and m != np.uint64(0) and not _has_face(m)) else 0
+        s.f[b, F_CB + seat] = (
+            1 if (cfg[C_CARTE_BLANCHE] and m != np.uint64(0) and not _has_face(m)) else 0
+        )
     for seat in range(MAX_SEATS):
         s.m[b, M_SHOWN + seat] = 0
         s.m[b, M_PLAYED + seat] = 0
@@ -344,7 +347,7 @@ def _deal(s, b, cfg, dealer):
     s.f[b, F_BEST] = -1
     s.f[b, F_BEST_CARD] = -1
     s.f[b, F_TRICK_LEADER] = _next_in_game(s, b, cfg, dealer)
-    if cfg[K_MODE] == MODE_NORMAND:
+    if cfg[C_MODE] == MODE_NORMAND:
         s.f[b, F_PHASE] = PHASE_EXCHANGE  # only the dealer exchanges (3.4)
         s.f[b, F_CURRENT] = dealer
     else:
@@ -354,7 +357,7 @@ def _deal(s, b, cfg, dealer):
 @njit(cache=True)
 def _start_play(s, b, cfg):
     """Carte blanche, then the declarations, then eldest leads (2.3, 2.5, 2.7)."""
-    p = cfg[K_SEATS]
+    p = cfg[C_NUM_SEATS]
     dealer = s.f[b, F_DEALER]
     for k in range(1, p + 1):
         seat = (dealer + k) % p
@@ -394,7 +397,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
         for i in range(NUM_CARDS):
             s.f[b, F_DECK + i] = deck[i]
     if dealer < 0:
-        dealer = rng.draw(rng.stream(key, episode, MAX_DEALS), 0, cfg[K_SEATS])
+        dealer = rng.draw(rng.stream(key, episode, MAX_DEALS), 0, cfg[C_NUM_SEATS])
     _deal(s, b, cfg, dealer)
 
 
@@ -404,7 +407,7 @@ def _finish_exchange(s, b, cfg):
     (3.4); then play starts."""
     dealer = s.f[b, F_DEALER]
     k = s.f[b, F_NDISC]
-    top = cfg[K_SEATS] * cfg[K_HAND]
+    top = cfg[C_NUM_SEATS] * cfg[C_HAND_SIZE]
     for i in range(NORMAND_TALON):
         c = bit(s.f[b, F_DECK + top + i])
         if i < k:
@@ -448,9 +451,9 @@ def _play(s, b, cfg, card):
     s.f[b, F_BEST_CARD] = -1
     s.m[b, M_TABLE] = 0
     done = 0
-    for t in range(cfg[K_SEATS]):
+    for t in range(cfg[C_NUM_SEATS]):
         done += s.f[b, F_TRICKS + t]
-    if done == cfg[K_HAND]:
+    if done == cfg[C_HAND_SIZE]:
         _score_play(s, b, cfg, _side(cfg, w), 1)  # the last trick (2.8)
         _end_deal(s, b, cfg)
         return
@@ -461,8 +464,8 @@ def _play(s, b, cfg, card):
 @njit(cache=True)
 def _end_deal(s, b, cfg):
     """The cards / capot, the totals, then the next deal or the end (3.3, 3.4)."""
-    p, h = cfg[K_SEATS], cfg[K_HAND]
-    if cfg[K_MODE] == MODE_NORMAND:
+    p, h = cfg[C_NUM_SEATS], cfg[C_HAND_SIZE]
+    if cfg[C_MODE] == MODE_NORMAND:
         # a strict plurality of the 10 tricks scores 10, all 10 (capot) 20; a tie nothing (A22)
         most, who, ties = -1, -1, 0
         for seat in range(p):
@@ -488,18 +491,18 @@ def _end_deal(s, b, cfg):
         if seat < p and _in_game(s, b, seat):
             s.v[b, V_LAST_POINTS + seat] = s.v[b, V_DEAL_SCORE + _side(cfg, seat)]
     played = s.f[b, F_DEAL_NO] + 1
-    if cfg[K_EPISODE] == 1:
+    if cfg[C_EPISODE] == EPISODE_DEAL:
         _outcome_by(s, b, cfg, V_DEAL_SCORE)
         return
-    if cfg[K_MODE] == MODE_PARTNERSHIP:
+    if cfg[C_MODE] == MODE_PARTNERSHIP:
         t0, t1 = s.v[b, V_TOTAL], s.v[b, V_TOTAL + 1]
-        if (max(t0, t1) >= cfg[K_TARGET] and t0 != t1) or played >= MAX_DEALS:
+        if (max(t0, t1) >= cfg[C_TARGET] and t0 != t1) or played >= MAX_DEALS:
             _outcome_by(s, b, cfg, V_TOTAL)
             return
     else:
         # who has reached the target drops out; the game goes on while two still play (3.4)
         for seat in range(p):
-            if _in_game(s, b, seat) and s.v[b, V_TOTAL + seat] >= cfg[K_TARGET]:
+            if _in_game(s, b, seat) and s.v[b, V_TOTAL + seat] >= cfg[C_TARGET]:
                 s.f[b, F_FINISHED + seat] = played
         left = _players(s, b, cfg)
         if left <= 1 or played >= MAX_DEALS:
@@ -514,7 +517,7 @@ def _end_deal(s, b, cfg):
 def _outcome_by(s, b, cfg, off):
     """End the game: the seats whose side has the highest ``v[off + side]`` win, the others
     lose; all equal: a draw."""
-    p = cfg[K_SEATS]
+    p = cfg[C_NUM_SEATS]
     top = -32768
     for seat in range(p):
         top = max(top, np.int64(s.v[b, off + _side(cfg, seat)]))
@@ -533,7 +536,7 @@ def _outcome_by(s, b, cfg, off):
 def _normand_outcome(s, b, cfg, played, left):
     """Normand end (3.4): the player who failed to reach the target pays both winners. When
     the last reach it in the same deal, the lowest total among them fails (equal: together)."""
-    p = cfg[K_SEATS]
+    p = cfg[C_NUM_SEATS]
     # the candidates to fail: those still in (one, or more at the deal bound), else those who
     # finished in this very deal
     low = 32767
@@ -560,7 +563,7 @@ def _game_over(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_OVER
     s.f[b, F_CURRENT] = -1
     w = -1
-    for seat in range(cfg[K_SEATS]):
+    for seat in range(cfg[C_NUM_SEATS]):
         if s.f[b, F_OUTCOME + seat] != 1:
             continue
         if w < 0:
@@ -571,7 +574,7 @@ def _game_over(s, b, cfg):
         fs = 127 if fs == 0 else fs
         if fs < fw or (fs == fw and s.v[b, V_TOTAL + seat] > s.v[b, V_TOTAL + w]):
             w = seat
-    if w >= 0 and cfg[K_MODE] == MODE_PARTNERSHIP:
+    if w >= 0 and cfg[C_MODE] == MODE_PARTNERSHIP:
         w = w & 1
     s.f[b, F_WINNER] = w
 
@@ -580,8 +583,8 @@ def _game_over(s, b, cfg):
 def _write_rewards(s, b, cfg, out):
     """Zero-sum rewards of a finished episode (see the reward table): the losers pay each
     winner 1 (``"win"``) or his lead over their mean (``"score"``), sharing the payment."""
-    p = cfg[K_SEATS]
-    off = V_DEAL_SCORE if cfg[K_EPISODE] == 1 else V_TOTAL
+    p = cfg[C_NUM_SEATS]
+    off = V_DEAL_SCORE if cfg[C_EPISODE] == EPISODE_DEAL else V_TOTAL
     n_win, n_lose, lose_sum = 0, 0, 0.0
     for seat in range(p):
         o = s.f[b, F_OUTCOME + seat]
@@ -598,7 +601,7 @@ def _write_rewards(s, b, cfg, out):
     paid = 0.0
     for seat in range(p):
         if s.f[b, F_OUTCOME + seat] == 1:
-            pay = 1.0 if cfg[K_REWARD] == 0 else s.v[b, off + _side(cfg, seat)] - lose_mean
+            pay = 1.0 if cfg[C_REWARD] == REWARD_WIN else s.v[b, off + _side(cfg, seat)] - lose_mean
             out[seat] = pay
             paid += pay
     for seat in range(p):
@@ -620,13 +623,13 @@ def _legal_sets(s, b, cfg):
         if s.f[b, F_NDISC] < NORMAND_TALON:
             # canonical order: only cards above the last discard (6.1)
             disc = _local32(hand) & ~((np.int64(1) << (s.f[b, F_LAST_DISC] + 1)) - 1)
-            if s.f[b, F_NDISC] + 1 < cfg[K_EXCH_MIN]:
+            if s.f[b, F_NDISC] + 1 < cfg[C_NORMAND_DEALER_EXCHANGE]:
                 # a forced second discard must find a card above this one: not the highest
                 for i in range(31, -1, -1):
                     if (disc >> i) & 1:
                         disc &= ~(np.int64(1) << i)
                         break
-        return disc, 0, 1 if s.f[b, F_NDISC] >= cfg[K_EXCH_MIN] else 0
+        return disc, 0, 1 if s.f[b, F_NDISC] >= cfg[C_NORMAND_DEALER_EXCHANGE] else 0
     led = s.f[b, F_LED]
     if led >= 0:
         follow = hand & _from_suit_bits(0xFF, led // 13)
@@ -674,7 +677,7 @@ def _apply(s, b, cfg, a):
 
 # The config vector's fields that each id fixes (``_MultiConfig._common_array``): every id has its
 # own step kernel in which they are constants (``_fixed``).
-assert (K_EPISODE, K_REWARD, K_MODE, K_SEATS, K_HAND, K_SIZE) == (0, 1, 2, 3, 4, 10)
+assert (C_EPISODE, C_REWARD, C_MODE, C_NUM_SEATS, C_HAND_SIZE, CONFIG_SIZE) == (0, 1, 2, 3, 4, 10)
 
 
 @njit(cache=True, inline="always")
@@ -696,7 +699,7 @@ def _fixed(cfg, mode):
 # --- the step kernels (``core.kernel_template``: ``kernels.step_for``) -------------------------
 # one step kernel per variant (``game_def`` hands each id the kernels; the config selects its own)
 STEP_VALUES = (MODE_NORMAND, MODE_PARTNERSHIP)
-STEP_INDEX = K_MODE
+STEP_INDEX = C_MODE
 STEP_OPTION = None  # fixed by the id
 
 
@@ -706,7 +709,7 @@ def specialise(cfg, mode):
     other variant raises ``ValueError``."""
     seats = 4 if mode == MODE_PARTNERSHIP else 3
     hand = PARTNERSHIP_HAND if mode == MODE_PARTNERSHIP else NORMAND_HAND
-    if cfg[K_MODE] != mode or cfg[K_SEATS] != seats or cfg[K_HAND] != hand:
+    if cfg[C_MODE] != mode or cfg[C_NUM_SEATS] != seats or cfg[C_HAND_SIZE] != hand:
         if mode == MODE_PARTNERSHIP:
             raise ValueError("this step kernel needs a partnership Piquet config")
         raise ValueError("this step kernel needs a Piquet normand config (NormandConfig)")
@@ -716,7 +719,7 @@ def specialise(cfg, mode):
 @njit(cache=True)
 def declare_row(s, b, cfg):
     """Run carte blanche and the declarations of row ``b`` (for the rules helper)."""
-    p = cfg[K_SEATS]
+    p = cfg[C_NUM_SEATS]
     dealer = s.f[b, F_DEALER]
     for k in range(1, p + 1):
         seat = (dealer + k) % p

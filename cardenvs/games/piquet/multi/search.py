@@ -12,7 +12,7 @@ import numpy as np
 from ....core.state import PackedState
 from ..cards import lid
 from ..search import _cards_of, _mask_of
-from .config import K_CB, K_EXCH_MIN, K_HAND, K_MODE, K_SEATS
+from .config import C_CARTE_BLANCHE, C_HAND_SIZE, C_MODE, C_NORMAND_DEALER_EXCHANGE, C_NUM_SEATS
 from .constants import MAX_SEATS, MODE_NORMAND, NUM_CARDS, OUTCOME_NONE, PHASE_EXCHANGE, PHASE_PLAY
 from .layout import (
     F_BONUS,
@@ -117,9 +117,9 @@ class _Deal:
     def __init__(self, s: State, b: int, config, seat: int):
         cfg = config.to_array()
         self.s, self.b, self.seat, self.cfg = s, b, seat, cfg
-        p, h = int(cfg[K_SEATS]), int(cfg[K_HAND])
+        p, h = int(cfg[C_NUM_SEATS]), int(cfg[C_HAND_SIZE])
         self.p = p
-        self.normand = int(cfg[K_MODE]) == MODE_NORMAND
+        self.normand = int(cfg[C_MODE]) == MODE_NORMAND
         self.phase = ph = int(s.f[b, F_PHASE])
         self.dealer = dealer = int(s.f[b, F_DEALER])
         deal_no = int(s.f[b, F_DEAL_NO])
@@ -286,10 +286,12 @@ class _Deal:
             if t in self.packet_set and dealt != self.packet_set[t]:
                 return False
             if self.phase >= PHASE_PLAY:
-                cb = 1 if (cfg[K_CB] and dealt and not dealt & _FACES) else 0
+                cb = 1 if (cfg[C_CARTE_BLANCHE] and dealt and not dealt & _FACES) else 0
                 if cb != int(s.f[b, F_CB + t]):
                     return False  # carte blanche (public from the play) or not
-            elif self.ndisc == 1 and t == self.dealer and self.ndisc < cfg[K_EXCH_MIN]:
+            elif (
+                self.ndisc == 1 and t == self.dealer and self.ndisc < cfg[C_NORMAND_DEALER_EXCHANGE]
+            ):
                 # a forced second discard must find a card above the first (canonical order)
                 if max(_cards_of(after)) < _cards_of(disc)[0]:
                     return False
@@ -337,7 +339,7 @@ class _Deal:
         for t, (dealt, after, disc) in self.hands(new).items():
             s.m[b, M_DEALT + t] = np.uint64(dealt)
             s.m[b, M_HAND + t] = np.uint64(after & ~int(s.m[b, M_PLAYED + t]))
-            s.f[b, F_CB + t] = 1 if (cfg[K_CB] and dealt and not dealt & _FACES) else 0
+            s.f[b, F_CB + t] = 1 if (cfg[C_CARTE_BLANCHE] and dealt and not dealt & _FACES) else 0
             if self.normand and t == self.dealer:
                 s.m[b, M_DISCARDS] = np.uint64(disc)
                 s.f[b, F_LAST_DISC] = int(lid(max(_cards_of(disc)))) if disc else -1

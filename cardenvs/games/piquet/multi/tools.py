@@ -9,7 +9,7 @@ import numpy as np
 
 from ....core.cards import format_cards
 from ..constants import DECK
-from .config import K_CB, K_MODE, K_SEATS, NormandConfig, PartnershipConfig
+from .config import C_CARTE_BLANCHE, C_MODE, C_NUM_SEATS, NormandConfig, PartnershipConfig
 from .constants import (
     BONUS_REPIQUE,
     CAT_POINT,
@@ -48,10 +48,10 @@ def result(s: State, b: int, config) -> dict:
     ``None`` for a draw), ``winners``/``losers`` (seats), ``totals`` per seat (his side's),
     ``finished`` (normand: the deal each seat reached the target in, 0 = never), ``deals``."""
     cfg = config.to_array()
-    p = int(cfg[K_SEATS])
+    p = int(cfg[C_NUM_SEATS])
     w = int(s.f[b, F_WINNER])
     out = [int(x) for x in s.f[b, F_OUTCOME : F_OUTCOME + p]]
-    side = (lambda t: t % 2) if cfg[K_MODE] == MODE_PARTNERSHIP else (lambda t: t)
+    side = (lambda t: t % 2) if cfg[C_MODE] == MODE_PARTNERSHIP else (lambda t: t)
     res = {
         "winner": None if w < 0 else w,
         "winners": [t for t in range(p) if out[t] == 1],
@@ -59,7 +59,7 @@ def result(s: State, b: int, config) -> dict:
         "totals": [int(s.v[b, V_TOTAL + side(t)]) for t in range(p)],
         "deals": int(s.f[b, F_DEAL_NO]) + 1,
     }
-    if cfg[K_MODE] == MODE_NORMAND:
+    if cfg[C_MODE] == MODE_NORMAND:
         res["finished"] = [int(x) for x in s.f[b, F_FINISHED : F_FINISHED + p]]
     return res
 
@@ -72,8 +72,8 @@ def deck_strings(s: State, b: int) -> list[str]:
 def deal_extras(s: State, b: int, config) -> dict:
     """Extra fields of a finished deal in the record: the totals per seat after it."""
     cfg = config.to_array()
-    p = int(cfg[K_SEATS])
-    side = (lambda t: t % 2) if cfg[K_MODE] == MODE_PARTNERSHIP else (lambda t: t)
+    p = int(cfg[C_NUM_SEATS])
+    side = (lambda t: t % 2) if cfg[C_MODE] == MODE_PARTNERSHIP else (lambda t: t)
     return {"totals": [int(s.v[b, V_TOTAL + side(t)]) for t in range(p)]}
 
 
@@ -98,7 +98,7 @@ def declarations(hands, dealer: int | None = None, variant: str = "normand", **c
         raise ValueError(f"variant must be 'normand' or 'partnership', got {variant!r}")
     cls = NormandConfig if variant == "normand" else PartnershipConfig
     cfg = cls.from_kwargs(**config).to_array()
-    p = int(cfg[K_SEATS])
+    p = int(cfg[C_NUM_SEATS])
     if len(hands) != p:
         raise ValueError(f"{variant} needs {p} hands, got {len(hands)}")
     dealer = p - 1 if dealer is None else dealer
@@ -114,7 +114,9 @@ def declarations(hands, dealer: int | None = None, variant: str = "normand", **c
         seen |= m
         s.m[0, M_HAND + seat] = m
         s.m[0, M_DEALT + seat] = m
-        s.f[0, F_CB + seat] = int(bool(cfg[K_CB]) and m != 0 and not _has_face(np.uint64(m)))
+        s.f[0, F_CB + seat] = int(
+            bool(cfg[C_CARTE_BLANCHE]) and m != 0 and not _has_face(np.uint64(m))
+        )
     s.f[0, F_DEALER] = dealer
     declare_row(s, 0, cfg)
 
