@@ -19,13 +19,14 @@ so the tests that play other counts find them compiled. When the cache is alread
 command only loads it (a few seconds).
 
 numba checks a cached kernel against its own source file only: a kernel that inlines a helper
-from another file (every engine inlines ``core.bitmask``, ``core.borrow`` and ``core.prefetch``;
-the Piquet variants inline ``games.piquet.rules``) would keep running the old helper after that
-file changed. So before compiling, this command hashes every source file of the package and,
-when the hash differs from the one it stamped last time (or there is no stamp), deletes every
-cached kernel of the package first (``clear_stale_cache``). ``make test`` and ``make bench``
-run it, so they never test or time a stale kernel; a plain ``pytest`` or ``import`` after an
-edit does not check. Caches moved elsewhere with ``NUMBA_CACHE_DIR`` are not cleared.
+from another file (every engine inlines ``core.bitmask``, ``core.borrow`` and ``core.prefetch``,
+and every step kernel helpers from several modules of its package) would keep running the old
+helper after that file changed. So before compiling, this command hashes every source file of
+the package and, when the hash differs from the one it stamped last time (or there is no stamp),
+deletes every cached kernel of the package first (``clear_stale_cache``). ``make test`` and
+``make bench`` run it, so they never test or time a stale kernel; a plain ``pytest`` or
+``import`` after an edit does not check. Caches moved elsewhere with ``NUMBA_CACHE_DIR`` are not
+cleared.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""What a game module hands to the shared front ends: its ``GameDef`` and a ``GameConfig``.
+"""What a game package hands to the shared front ends: its ``GameDef`` and a ``GameConfig``.
 
-A game's ``rules.py`` defines a frozen ``Config`` dataclass (subclass of ``GameConfig``) and a
-``GameDef`` naming its kernels; ``core.vector`` and ``core.aec`` are written once against it.
+A game package (``docs/architecture.md``) defines a frozen ``Config`` dataclass (subclass of
+``GameConfig``) in its ``config.py`` and builds a ``GameDef`` from its modules in its
+``__init__.py`` (``GameDef.from_rules``); ``core.vector`` and ``core.aec`` are written once
+against it.
 """
 
 from __future__ import annotations
@@ -317,7 +319,7 @@ class StepKernels:
 
 @dataclasses.dataclass(frozen=True)
 class GameDef:
-    """Everything the shared front ends need from a game's rules module.
+    """Everything the shared front ends need from a game package.
 
     ``layout`` names the fields of the game's packed state (``core.state``). Kernels (all
     ``@njit``, over a batched ``PackedState``):
