@@ -30,9 +30,9 @@ from hypothesis import strategies as st
 import cardenvs
 from cardenvs.games.piquet import config as C
 from cardenvs.games.piquet import constants as K
-from cardenvs.games.piquet import kernels as KN
 from cardenvs.games.piquet import layout as L
 from cardenvs.games.piquet import tools as T
+from cardenvs.games.piquet.declare import declare_row
 from cardenvs.games.piquet.layout import field
 
 ENV_ID = "piquet-v0"
@@ -200,7 +200,7 @@ def declarations(s, cfg, b: int, hands) -> tuple:
     field(t, "cb_claim")[0] = field(s, "cb_claim")[b]
     field(t, "hand")[0] = np.array(hands, np.uint64)
     field(t, "decl_win")[0] = K.OUTCOME_NONE
-    KN.declare_row(t, 0, cfg)
+    declare_row(t, 0, cfg)
     return tuple(field(t, name)[0].tolist() for name in DECL_FIELDS)
 
 

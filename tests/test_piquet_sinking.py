@@ -30,8 +30,8 @@ from test_piquet_properties import check_cards, check_no_leak
 import cardenvs
 from cardenvs.core.game import layout_offsets
 from cardenvs.games.piquet import constants as K
-from cardenvs.games.piquet import kernels as KN
 from cardenvs.games.piquet import layout as L
+from cardenvs.games.piquet.declare import declare_row
 
 GOLDEN = Path(__file__).parent / "golden" / "piquet"
 CAVENDISH = json.loads((GOLDEN / "worked_examples.jsonl").read_text().splitlines()[0])
@@ -303,7 +303,7 @@ def test_determinize__keeps_the_calls_and_redraws_the_rest(steps):
                 L.field(t, name)[0] = L.field(d, name)[0]
             L.field(t, "hand")[0] = L.field(d, "hand")[0] | L.field(d, "played")[0]
             L.field(t, "decl_win")[0] = K.OUTCOME_PENDING
-            KN.declare_row(t, 0, core.config.to_array())
+            declare_row(t, 0, core.config.to_array())
             for name in ("decl_win", "calls", "decl_pts"):
                 assert L.field(t, name)[0].tolist() == L.field(d, name)[0].tolist(), name
             views.add(sim.observe(d, 1 - seat).tobytes())

@@ -20,8 +20,8 @@ from cardenvs.core.sim import Simulator
 from cardenvs.games.piquet import cards as CD
 from cardenvs.games.piquet import config as C
 from cardenvs.games.piquet import constants as K
-from cardenvs.games.piquet import kernels as KN
 from cardenvs.games.piquet import layout as L
+from cardenvs.games.piquet.declare import declare_row
 from cardenvs.games.piquet.layout import field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -130,7 +130,7 @@ def inconsistencies(d, before, seat: int, config: dict) -> list[str]:
         field(t, "cb_claim")[0] = field(d, "cb_claim")[0]
         field(t, "hand")[0] = field(d, "hand")[0] | field(d, "played")[0]
         field(t, "decl_win")[0] = K.OUTCOME_NONE
-        KN.declare_row(t, 0, C.Config.from_kwargs(**config).to_array())
+        declare_row(t, 0, C.Config.from_kwargs(**config).to_array())
         for name in DECL_PUBLIC:
             if not np.array_equal(field(t, name)[0], field(d, name)[0]):
                 bad.append(f"the hands do not give the declarations' {name}")

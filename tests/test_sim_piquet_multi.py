@@ -23,10 +23,10 @@ from cardenvs.core.sim import Simulator
 from cardenvs.games.piquet import cards as CD
 from cardenvs.games.piquet.multi import config as MC
 from cardenvs.games.piquet.multi import constants as MK
-from cardenvs.games.piquet.multi import kernels as MKN
 from cardenvs.games.piquet.multi import layout as ML
 from cardenvs.games.piquet.multi import search as MS
 from cardenvs.games.piquet.multi.layout import field
+from cardenvs.games.piquet.multi.rules import declare_row
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.ismcts import ISMCTSAgent  # noqa: E402
@@ -145,7 +145,7 @@ def inconsistencies(d, before, seat: int, game: str, config: dict) -> list[str]:
         for name in ("shown", "decl_pts", "deal_score", "bonus"):
             field(t_, name)[0] = 0
         field(t_, "decl_win")[0] = MK.OUTCOME_NONE
-        MKN.declare_row(t_, 0, cfg)
+        declare_row(t_, 0, cfg)
         for name in DECL_PUBLIC:
             if not np.array_equal(f(t_, name), f(d, name)):
                 bad.append(f"the hands do not give the declarations' {name}")
