@@ -5,6 +5,7 @@ deal under five contracts with hand-checked scores, and the environment layers o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -324,7 +325,7 @@ def test_config__other_ids_do_not_take_auction_switches():
 def test_docstring__tables_are_generated():
     doc = auction_piquet.__doc__
     assert layout_table(L.OBS_LAYOUT) in doc and K.ACTION_TABLE in doc
-    for name in C.AuctionConfig.__dataclass_fields__:
+    for name in (f.name for f in dataclasses.fields(C.AuctionConfig)):
         assert f"`{name}`" in doc
 
 

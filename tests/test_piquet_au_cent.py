@@ -8,6 +8,7 @@ younger's optional exchange, elder's calls in full, and the config surface.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -319,7 +320,7 @@ def test_config__kernel_layout_is_shared():
 def test_docstring__tables_are_generated():
     doc = piquet_au_cent.__doc__
     assert layout_table(L.OBS_LAYOUT) in doc and K.ACTION_TABLE in doc
-    for name in C.AuCentConfig.__dataclass_fields__:
+    for name in (f.name for f in dataclasses.fields(C.AuCentConfig)):
         assert f"`{name}`" in doc
 
 

@@ -6,6 +6,7 @@ States are built from card strings: fixed decks through the env, hands through t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -491,7 +492,7 @@ def test_docstring__observation_layout_table_is_generated_from_the_layout():
 
 
 def test_docstring__config_table_lists_every_option():
-    for name in C.Config.__dataclass_fields__:
+    for name in (f.name for f in dataclasses.fields(C.Config)):
         assert f"`{name}`" in piquet.__doc__
 
 
