@@ -18,7 +18,7 @@ CARDS = [f"{r}{s}" for s in SUITS for r in RANKS]  # card index order
 ALL32 = sum(1 << (s * 13 + 5 + r) for s in range(4) for r in range(8))
 
 
-def gid(text: str) -> int:
+def card_of(text: str) -> int:
     """Global card id of a card string."""
     return SUITS.index(text[-1]) * 13 + RANKS.index(text[:-1]) + 5
 
@@ -29,7 +29,7 @@ def local(text: str) -> int:
 
 
 def mask(cards: str) -> int:
-    return sum(1 << gid(c) for c in cards.split())
+    return sum(1 << card_of(c) for c in cards.split())
 
 
 def names(m: int) -> set[str]:

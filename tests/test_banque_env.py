@@ -175,7 +175,7 @@ def name(c: int) -> str:
     return NAT_RANKS[c % 13 - 4] + SUITS[c // 13]
 
 
-def gid(text: str) -> int:
+def card_of(text: str) -> int:
     """Global card id of a card string."""
     return SUITS.index(text[-1]) * 13 + NAT_RANKS.index(text[:-1]) + 4
 
@@ -1536,15 +1536,17 @@ def test_banque__deck_and_dealer_options_fix_the_first_deal(num_players, dealer)
         centre = deck[4 * P]
         for seat in range(P):
             x = env.observe(f"player_{seat}")["observation"]
-            want = {local(gid(c)) for c in hands[seat]}
+            want = {local(card_of(c)) for c in hands[seat]}
             assert set(np.flatnonzero(x[R.O_HAND : R.O_HAND + NUM_CARDS]).tolist()) == want
-            assert np.flatnonzero(x[R.O_TOP : R.O_TOP + NUM_CARDS]).tolist() == [local(gid(centre))]
+            assert np.flatnonzero(x[R.O_TOP : R.O_TOP + NUM_CARDS]).tolist() == [
+                local(card_of(centre))
+            ]
             no_owner = x[R.O_BANK_OWNER + 4 * 36 : R.O_BANK_OWNER + 5 * 36]
-            assert np.flatnonzero(no_owner).tolist() == [local(gid(centre))]
+            assert np.flatnonzero(no_owner).tolist() == [local(card_of(centre))]
             assert not x[R.O_BANK_OWNER : R.O_BANK_OWNER + 4 * 36].any()
             assert np.isclose(x[R.O_STOCK], (NUM_CARDS - 4 * P - 1) / 36)
             assert x[R.O_DEALER + (dealer - seat) % P] == 1.0
-        assert bank_cards(state, 0) == [(gid(centre), -1)]
+        assert bank_cards(state, 0) == [(card_of(centre), -1)]
         assert int(R.field(state, "stock_pos")[0]) == 4 * P + 1
         assert T.deck_strings(state, 0) == deck
         # the first move by 3.4
@@ -1650,8 +1652,8 @@ def test_banque__known_deal_observations_follow_the_bank():
         assert np.isclose(x[R.O_HAND_SIZE + (0 - seat) % 4], 5 / 36)
     act(env, core, "pass")
     # 4.5: the owner of JH (seat 3) takes AH KH QH (12 + 5 + 3); JH stays as an unowned base
-    assert bank_cards(state, 0) == [(gid("JH"), -1)]
-    assert int(R.field(state, "taken")[0, 3]) == sum(1 << gid(c) for c in ("AH", "KH", "QH"))
+    assert bank_cards(state, 0) == [(card_of("JH"), -1)]
+    assert int(R.field(state, "taken")[0, 3]) == sum(1 << card_of(c) for c in ("AH", "KH", "QH"))
     assert int(R.field(state, "bank_points")[0, 3]) == 20
     assert env.agent_selection == "player_1"
     assert legal_names(core) == {"draw"}
@@ -1704,7 +1706,7 @@ def test_banque__going_out_scores_in_the_record_and_observation(
     act(env, core, action)
     rec = core.record()
     deal = rec["deals"][0]
-    penalty = sum(points(gid(c)) for c in other)  # Rule II option 1: card points left
+    penalty = sum(points(card_of(c)) for c in other)  # Rule II option 1: card points left
     assert deal["points"] == [bank_points + bonus, -penalty] == deal["totals"]
     assert deal["ended_by"] == "going out" and deal["penalty"] == [0, penalty]
     extras = {k: deal[k] for k in ("out", "bank_points", "bonus")}
@@ -1808,9 +1810,9 @@ def test_banque__vector_per_row_deck_and_dealer_options(num_players):
         assert set(np.flatnonzero(mask[b]).tolist()) == {K.ACTION_TRUMP + x for x in range(4)}
         for i in range(num_players):
             seat = (dealers[b] + 1 + i) % num_players
-            want = sum(1 << gid(c) for c in decks[b][4 * i : 4 * i + 4])
+            want = sum(1 << card_of(c) for c in decks[b][4 * i : 4 * i + 4])
             assert int(R.field(vec.state, "hand")[b, seat]) == want
-        assert bank_cards(vec.state, b) == [(gid(decks[b][4 * num_players]), -1)]
+        assert bank_cards(vec.state, b) == [(card_of(decks[b][4 * num_players]), -1)]
     with pytest.raises(ValueError, match="dealer"):
         vec.reset(options={"dealer": [0, 1, num_players]})
     with pytest.raises(ValueError, match="unknown reset option"):

@@ -149,9 +149,13 @@ def test_house__offsets_and_option_indices_are_named_after_their_fields_in_full(
 
 
 @pytest.mark.parametrize("engine", list(kernel_template.ENGINES))
-def test_house__no_abbreviated_player_count(engine):
-    """The number of players is ``num_players`` (or ``P`` inside a kernel), never ``_np``."""
+def test_house__no_abbreviated_helper_names(engine):
+    """The number of players is ``num_players`` (or ``P`` inside a kernel), never ``_np``; a
+    deck index and a card id convert through ``card_of``/``index_of`` over ``core.cards``, not
+    a game's own ``gid``/``lid`` arithmetic."""
     import re
 
     for path in (PACKAGE / engine).glob("*.py"):
-        assert not re.search(r"\b_np\b", path.read_text()), path
+        text = path.read_text()
+        assert not re.search(r"\b(_np|gid|lid)\b", text), path
+        assert "* 13 + (" not in text, f"{path}: card-index arithmetic belongs in core.cards"

@@ -63,7 +63,7 @@ def obs_block(obs, name):
 
 
 def plane_cards(plane):
-    return {CD.gid(i) for i in np.flatnonzero(plane)}
+    return {CD.card_of(i) for i in np.flatnonzero(plane)}
 
 
 # --- worked examples (spec 2.8: "Check: CAV example 28/23 and PAG example 41/11") -------------

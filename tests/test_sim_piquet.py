@@ -239,7 +239,7 @@ def test_sim_piquet__void_is_set_when_a_player_fails_to_follow_and_reset_each_de
             assert not field(t, "void")[0].any()
             continue
         if led >= 0 and a >= K.ACTION_PLAY and a < K.ACTION_STOP:
-            card = int(CD.gid(a - K.ACTION_PLAY))
+            card = int(CD.card_of(a - K.ACTION_PLAY))
             before = int(field(s, "void")[0, seat])
             after = int(field(t, "void")[0, seat])
             if card // 13 != led // 13:

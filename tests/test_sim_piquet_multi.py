@@ -356,7 +356,7 @@ def test_sim_piquet_multi__void_is_set_when_a_player_fails_to_follow_and_reset_e
                 assert not f(t, "void").any()
                 continue
             if led >= 0 and MK.ACTION_PLAY <= a < MK.ACTION_STOP:
-                card = int(CD.gid(a - MK.ACTION_PLAY))
+                card = int(CD.card_of(a - MK.ACTION_PLAY))
                 before, after = int(f(s, "void")[seat]), int(f(t, "void")[seat])
                 if card // 13 != led // 13:
                     found = True

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from numba import njit
 
 from .messages import brief
 
@@ -29,6 +30,20 @@ SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)} | {"T": 8}
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
+
+@njit(cache=True, inline="always")
+def card_of_index(index, ranks_per_suit, lowest_rank):
+    """The card id of a deck's local index ``index`` (kernels), for a deck of ``ranks_per_suit``
+    consecutive ranks from ``lowest_rank`` in every suit, suit by suit (Piquet: 8 from the
+    seven; Esel and Banque: 9 from the six)."""
+    return (index // ranks_per_suit) * NUM_RANKS + (index % ranks_per_suit) + lowest_rank
+
+
+@njit(cache=True, inline="always")
+def index_of_card(card, ranks_per_suit, lowest_rank):
+    """The local index of card id ``card`` in such a deck (``card_of_index`` reversed)."""
+    return (card // NUM_RANKS) * ranks_per_suit + (card % NUM_RANKS) - lowest_rank
 
 
 def make_card(rank: int, suit: int) -> int:

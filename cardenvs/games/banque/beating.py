@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from ...core.bitmask import bit
+from ...core.cards import card_of_index, index_of_card
 from .config import (
     C_AFTER_DRAW_PLAY,
     C_BEAT_STEP,
@@ -46,15 +47,15 @@ from .layout import (
 
 # --- card helpers ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def gid(i):
-    """Global card id of Banque card index ``i``."""
-    return (i // 9) * 13 + (i % 9) + 4
+def card_of(i):
+    """The card id of Banque deck index ``i`` (9 ranks from the six, ``core.cards``)."""
+    return card_of_index(i, 9, 4)
 
 
 @njit(cache=True, inline="always")
-def lid(c):
-    """Banque card index of global card id ``c``."""
-    return (c // 13) * 9 + (c % 13) - 4
+def index_of(c):
+    """The Banque deck index of card id ``c``."""
+    return index_of_card(c, 9, 4)
 
 
 @njit(cache=True, inline="always")

@@ -10,7 +10,7 @@ from numba import njit
 from ...core import rng
 from ...core.bitmask import bit, lowest
 from ...core.seats import seat_mod
-from .beating import _num_players, _rank_mask, gid
+from .beating import _num_players, _rank_mask, card_of
 from .config import (
     C_CENTRE_CARD,
     C_COMMON_TRUMPS,
@@ -61,7 +61,7 @@ from .layout import (
 def _shuffle_deck(s, b):
     base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], s.f[b, F_DEAL_NO])
     for i in range(NUM_CARDS):
-        s.f[b, F_DECK + i] = gid(i)
+        s.f[b, F_DECK + i] = card_of(i)
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 

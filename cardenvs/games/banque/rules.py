@@ -46,7 +46,7 @@ from .beating import (
     _seq_mask,
     _seq_starts,
     _usable,
-    gid,
+    card_of,
 )
 from .config import (
     AFTER_DRAW_PLAY_DRAWN_CARD_ONLY,
@@ -553,7 +553,7 @@ def _apply(s, b, cfg, a):
         s.f[b, F_SEVEN_NEXT] = 0  # the interrupted mover's seven is covered
     s.m[b, M_DRAWN] = 0
     if a < ACTION_EIGHT:
-        _place(s, b, gid(a), seat)
+        _place(s, b, card_of(a), seat)
         kind = KIND_NORMAL
     elif a < ACTION_QUAD:
         _place(s, b, (a - ACTION_EIGHT) * 13 + RANK_8, seat)

@@ -61,7 +61,7 @@ from .layout import (
     OBS_DIM,
     V_POINTS,
 )
-from .rules import _local36, _num_players, lid
+from .rules import _local36, _num_players, index_of
 
 
 @njit(cache=True, inline="always")
@@ -104,7 +104,7 @@ def _observe(s, b, cfg, seat, out):
     if s.f[b, F_TRICK_N] > 0:
         out[O_LEADER + seat_mod(s.f[b, F_TRICK_SEATS] - seat, P)] = 1.0
     if s.f[b, F_TRICK_N] > 0:
-        out[O_MAIN_CARD + lid(s.f[b, F_MAIN_CARD])] = 1.0
+        out[O_MAIN_CARD + index_of(s.f[b, F_MAIN_CARD])] = 1.0
         out[O_MAIN_SUIT + s.f[b, F_MAIN_SUIT]] = 1.0
         out[O_WIN_SEAT + seat_mod(s.f[b, F_WIN_SEAT] - seat, P)] = 1.0
         out[O_WIN_TYPE + s.f[b, F_WIN_TYPE]] = 1.0

@@ -32,6 +32,7 @@ from numba import njit
 
 from ...core import rng
 from ...core.bitmask import bit, dense_suits, lowest, spread
+from ...core.cards import card_of_index, index_of_card
 from ...core.game import EPISODE_DEAL, EPISODE_GAME, REWARD_WIN
 from ...core.seats import seat_mod
 from .config import (
@@ -139,15 +140,15 @@ from .layout import (
 
 # --- card helpers ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def gid(i):
-    """Global card id of Esel card index ``i``."""
-    return (i // 9) * 13 + (i % 9) + 4
+def card_of(i):
+    """The card id of Esel deck index ``i`` (9 ranks from the six, ``core.cards``)."""
+    return card_of_index(i, 9, 4)
 
 
 @njit(cache=True, inline="always")
-def lid(c):
-    """Esel card index of global card id ``c``."""
-    return (c // 13) * 9 + (c % 13) - 4
+def index_of(c):
+    """The Esel deck index of card id ``c``."""
+    return index_of_card(c, 9, 4)
 
 
 @njit(cache=True, inline="always")
@@ -367,7 +368,7 @@ def trick_row(s, b, cfg, cards, seats, voids):
 def _shuffle_deck(s, b):
     base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], s.f[b, F_DEAL_NO])
     for i in range(NUM_CARDS):
-        s.f[b, F_DECK + i] = gid(i)
+        s.f[b, F_DECK + i] = card_of(i)
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 
@@ -667,7 +668,7 @@ def _is_legal(s, b, cfg, a):
     if ph == PHASE_PLAY:
         if a >= ACTION_GO:
             return False
-        c = gid(a - ACTION_PLAY)
+        c = card_of(a - ACTION_PLAY)
         # the legal cards written with the last mask, and (never trusting a cache blindly) in hand
         ok = s.m[b, M_LEGAL] & s.m[b, M_HAND + s.f[b, F_CURRENT]]
         return (ok >> np.uint64(c)) & np.uint64(1) == np.uint64(1)
@@ -707,7 +708,7 @@ def _apply(s, b, cfg, a):
         else:
             s.f[b, F_CURRENT] = nxt
         return
-    card = gid(a - ACTION_PLAY)
+    card = card_of(a - ACTION_PLAY)
     void = s.m[b, M_HAND + seat] & _suit_mask(s.f[b, F_MAIN_SUIT]) == np.uint64(0)
     s.m[b, M_HAND + seat] &= ~bit(card)
     s.m[b, M_PLAYED + seat] |= bit(card)

@@ -9,21 +9,22 @@ import numpy as np
 from numba import njit
 
 from ...core.bitmask import dense_suits, spread
+from ...core.cards import card_of_index, index_of_card
 from .config import C_FIRST_EXCHANGER, FIRST_EXCHANGER_DEALER
 from .layout import F_DEALER, F_SWAPPED
 
 
 # --- card helpers ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def gid(i):
-    """Global card id of piquet card index ``i``."""
-    return (i >> 3) * 13 + (i & 7) + 5
+def card_of(i):
+    """The card id of piquet deck index ``i`` (8 ranks from the seven, ``core.cards``)."""
+    return card_of_index(i, 8, 5)
 
 
 @njit(cache=True, inline="always")
-def lid(c):
-    """Piquet card index of global card id ``c``."""
-    return (c // 13) * 8 + (c % 13) - 5
+def index_of(c):
+    """The piquet deck index of card id ``c``."""
+    return index_of_card(c, 8, 5)
 
 
 @njit(cache=True, inline="always")

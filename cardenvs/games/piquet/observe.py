@@ -9,7 +9,7 @@ from numba import njit
 
 from ...core.bitmask import spread
 from ...core.seats import at
-from .cards import _elder, _planes, lid
+from .cards import _elder, _planes, index_of
 from .config import C_AU_CENT_PARTIE, C_GAME, C_PARTIE, GAME_AU_CENT, PARTIE_FOUR_DEALS
 from .constants import (
     BONUS_PIQUE,
@@ -106,7 +106,7 @@ def _observe(s, b, cfg, seat, out):
     _planes(s.m[b, at(M_PLAYED, seat)], out, O_OWN_PLAYED)
     _planes(s.m[b, at(M_PLAYED, opp)], out, O_OPP_PLAYED)
     led = s.f[b, F_TRICK_CARD]
-    spread(np.int64(1) << lid(led) if led >= 0 else 0, 32, out, O_TRICK_LEAD)
+    spread(np.int64(1) << index_of(led) if led >= 0 else 0, 32, out, O_TRICK_LEAD)
     out[O_PHASE + s.f[b, F_PHASE]] = 1.0
     out[O_TO_ACT] = 1.0 if s.f[b, F_CURRENT] == seat else 0.0
     elder = _elder(s, b)

@@ -35,7 +35,7 @@ from ...core import rng
 from ...core.bitmask import action_in, bit, spread
 from ...core.game import EPISODE_DEAL, EPISODE_GAME, REWARD_WIN
 from .auction import _bid_bits, _end_auction, _score_contract, _start_bidding
-from .cards import _elder, _exchanger, _from_suit_bits, _holds_face_card, _local32, gid
+from .cards import _elder, _exchanger, _from_suit_bits, _holds_face_card, _local32, card_of
 from .config import (
     BIDDING_BEFORE_EXCHANGE,
     C_ALLOW_SINKING,
@@ -231,7 +231,7 @@ def _shuffled_deck(s, b):
     # stream MAX_DEALS draws the first dealer: later deals (au cent, redeals) skip it
     base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], n if n < MAX_DEALS else n + 1)
     for i in range(NUM_CARDS):
-        s.f[b, F_DECK + i] = gid(i)
+        s.f[b, F_DECK + i] = card_of(i)
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 
@@ -311,6 +311,13 @@ def _counts_in_play(cfg, card):
 
 
 @njit(cache=True, inline="always")
+def _trick_winner(led, leader, card, seat):
+    """The seat that wins a trick (2.7): the follower's ``card`` if it is of the suit of the card
+    ``led`` and higher, else the ``leader``."""
+    return seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
+
+
+@njit(cache=True, inline="always")
 def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
     s.m[b, M_HAND + seat] &= ~bit(card)
@@ -335,8 +342,7 @@ def _play(s, b, cfg, card):
     leader = s.f[b, F_TRICK_LEADER]
     if card // 13 != led // 13:
         s.f[b, F_VOID + seat] |= 1 << (led // 13)  # he cannot follow: void in the led suit (2.7)
-    # the higher card of the led suit wins (2.7)
-    winner = seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
+    winner = _trick_winner(led, leader, card, seat)
     ten_for_last = cfg[C_TRICK_SCORING] == TRICK_SCORING_TEN_FOR_LAST
     auction = cfg[C_GAME] == GAME_AUCTION
     if ten_for_last or auction:
@@ -541,7 +547,7 @@ def _apply_action(s, b, cfg, a):
         if a == ACTION_STOP:
             _finish_exchange(s, b, cfg)
             return
-        card = gid(a - ACTION_DISCARD)
+        card = card_of(a - ACTION_DISCARD)
         s.m[b, M_HAND + seat] &= ~bit(card)
         s.m[b, M_DISCARDS + seat] |= bit(card)
         s.f[b, F_NDISC] += 1
@@ -561,7 +567,7 @@ def _apply_action(s, b, cfg, a):
     elif ph == PHASE_BID:
         _bid(s, b, cfg, a)
     else:
-        _play(s, b, cfg, gid(a - ACTION_PLAY))
+        _play(s, b, cfg, card_of(a - ACTION_PLAY))
 
 
 # --- the step kernel (``core.kernel_template``: ``kernels.step_for``) --------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import _elder, _suit_bits, lid
+from .cards import _elder, _suit_bits, index_of
 from .config import (
     C_ALLOW_SINKING,
     C_AUCTION_SENTENCE_READING,
@@ -367,4 +367,4 @@ def determinize(s: State, b: int, config: Config, seat: int, rng) -> None:
         seen |= _mask_of(new[2 * HAND + j] for j in range(k1 + k2, TALON))  # the leftovers
     s.m[b, M_SEEN + opp] = np.uint64(seen)
     if ph == PHASE_EXCHANGE and int(s.f[b, F_CURRENT]) == opp:
-        s.f[b, F_LAST_DISC] = int(lid(max(_cards_of(disc)))) if disc else -1
+        s.f[b, F_LAST_DISC] = int(index_of(max(_cards_of(disc)))) if disc else -1

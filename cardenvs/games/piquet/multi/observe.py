@@ -9,7 +9,7 @@ from numba import njit
 
 from ....core.bitmask import clear, spread
 from ....core.seats import at, seat_mod
-from ..cards import _planes, lid
+from ..cards import _planes, index_of
 from .config import C_MODE, C_NUM_SEATS, C_TARGET
 from .constants import (
     BONUS_PIQUE,
@@ -85,7 +85,7 @@ def _observe(s, b, cfg, seat, out):
         _planes(s.m[b, at(M_PLAYED, t)], out, o[B_PLAYED] + 32 * k)
         _planes(s.m[b, at(M_SHOWN, t)], out, o[B_SHOWN] + 32 * k)
     led = s.f[b, F_LED]
-    spread(np.int64(1) << lid(led) if led >= 0 else 0, 32, out, o[B_TRICK_LEAD])
+    spread(np.int64(1) << index_of(led) if led >= 0 else 0, 32, out, o[B_TRICK_LEAD])
     _planes(s.m[b, M_TABLE], out, o[B_TABLE])
     ph = s.f[b, F_PHASE]
     out[at(o[B_PHASE], ph)] = 1.0

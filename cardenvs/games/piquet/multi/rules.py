@@ -32,7 +32,7 @@ from ....core import rng
 from ....core.bitmask import action_in, bit, spread
 from ....core.game import EPISODE_DEAL, REWARD_WIN
 from ....core.seats import at, seat_mod
-from ..cards import _from_suit_bits, _local32, _suit_bits, gid
+from ..cards import _from_suit_bits, _local32, _suit_bits, card_of
 from ..declare import _VALUE_KEY, point_of, sequences_of, sets_of
 from .config import (
     C_CARTE_BLANCHE,
@@ -375,7 +375,7 @@ def _start_play(s, b, cfg):
 def _shuffled_deck(s, b):
     base = rng.stream(s.m[b, M_KEY], s.m[b, M_EPISODE], s.f[b, F_DEAL_NO])
     for i in range(NUM_CARDS):
-        s.f[b, F_DECK + i] = gid(i)
+        s.f[b, F_DECK + i] = card_of(i)
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 
@@ -663,7 +663,7 @@ def _apply(s, b, cfg, a):
         if a == ACTION_STOP:
             _finish_exchange(s, b, cfg)
             return
-        card = gid(a - ACTION_DISCARD)
+        card = card_of(a - ACTION_DISCARD)
         dealer = s.f[b, F_DEALER]
         s.m[b, M_HAND + dealer] &= ~bit(card)
         s.m[b, M_DISCARDS] |= bit(card)
@@ -672,7 +672,7 @@ def _apply(s, b, cfg, a):
         if s.f[b, F_NDISC] >= NORMAND_TALON:
             _finish_exchange(s, b, cfg)
     else:
-        _play(s, b, cfg, gid(a - ACTION_PLAY))
+        _play(s, b, cfg, card_of(a - ACTION_PLAY))
 
 
 # The config vector's fields that each id fixes (``_MultiConfig._common_array``): every id has its

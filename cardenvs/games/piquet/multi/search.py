@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ....core.state import PackedState
-from ..cards import lid
+from ..cards import index_of
 from ..search import _cards_of, _mask_of
 from .config import C_CARTE_BLANCHE, C_HAND_SIZE, C_MODE, C_NORMAND_DEALER_EXCHANGE, C_NUM_SEATS
 from .constants import MAX_SEATS, MODE_NORMAND, NUM_CARDS, OUTCOME_NONE, PHASE_EXCHANGE, PHASE_PLAY
@@ -342,7 +342,7 @@ class _Deal:
             s.f[b, F_CB + t] = 1 if (cfg[C_CARTE_BLANCHE] and dealt and not dealt & _FACES) else 0
             if self.normand and t == self.dealer:
                 s.m[b, M_DISCARDS] = np.uint64(disc)
-                s.f[b, F_LAST_DISC] = int(lid(max(_cards_of(disc)))) if disc else -1
+                s.f[b, F_LAST_DISC] = int(index_of(max(_cards_of(disc)))) if disc else -1
                 if self.exch_done:  # the talon cards he left (``"may"``)
                     untaken = self.talon[len(self.taken[t]) :]
                     s.m[b, M_SEEN] = np.uint64(_mask_of(new[i] for i in untaken))
