@@ -172,6 +172,10 @@ def _run(todo: list[tuple[list[str], dict]], jobs: int, log) -> dict[str, float]
     times: dict[str, float] = {}
     t0 = time.perf_counter()
     clear_stale_cache(log=log)
+    log(
+        f"compiling (or loading) {len(todo)} kernel sets, {jobs} at a time: a cold cache takes "
+        "about half a minute to two minutes per engine on a 2-core machine"
+    )
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
         futures = [pool.submit(_compile_task, task) for task in todo]
         for fut in as_completed(futures):

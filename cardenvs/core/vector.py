@@ -62,6 +62,7 @@ from numba import njit
 from .bitmask import popcount
 from .bytemask import fits, row_bits, select128
 from .cards import format_cards
+from .coldstart import announce
 from .direct import entry_for
 from .game import GameDef
 from .messages import brief
@@ -273,6 +274,7 @@ class CardVectorEnv:
         for a copy, on its own arrays: ``__setstate__``)."""
         g = self.game
         self._step_rows = g.step_kernel(self._cfg)
+        announce(g, self._step_rows)  # a line on stderr if the kernels must compile first
         self._current = g.layout.field(self.state, "current")
         self._deal_no = g.layout.field(self.state, "deal_no")
         self._dealer = g.layout.field(self.state, "dealer")
