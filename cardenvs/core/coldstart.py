@@ -7,7 +7,7 @@ to two minutes per engine on a 2-core machine (``COMPILE_SECONDS``). When an eng
 (``core.vector.CardVectorEnv``, and so every AEC env) and one of the kernels it calls has no
 cached machine code, ``announce`` says so once per engine and process:
 
-    compiling esel-v0 kernels (first use only, about 50 s; python -m cardenvs.compile
+    compiling esel-v0 kernels (first use only, up to about 50 s; python -m cardenvs.compile
     compiles every game ahead)...
 
 on stderr where someone is watching (a terminal or a notebook), else as an ``INFO`` record of
@@ -56,19 +56,20 @@ def _watched(stream) -> bool:
 
 def announce(game, step_kernel, stream=None) -> str | None:
     """Say once per engine and process that ``game``'s kernels are about to be compiled, if one
-    of the kernels an engine calls (``reset_rows``, ``step_kernel``, ``observe_rows``,
-    ``legal_row``) has no cached machine code; returns the message, or None."""
+    of the kernels every engine calls first (``reset_rows`` and ``step_kernel``) has no cached
+    machine code; returns the message, or None. (The others compile on their first call; an
+    AEC env never calls ``observe_rows``, so its cache may well stay empty.)"""
     if config.DISABLE_JIT:
         return None
     engine = game.reset_rows.py_func.__module__.rsplit(".", 1)[0]
     if engine in _checked:
         return None
     _checked.add(engine)
-    kernels = (game.reset_rows, step_kernel, game.observe_rows, game.legal_row)
+    kernels = (game.reset_rows, step_kernel)
     if all(is_cached(k) for k in kernels):
         return None
     seconds = COMPILE_SECONDS.get(engine)
-    about = f"about {seconds} s; " if seconds else ""
+    about = f"up to about {seconds} s; " if seconds else ""
     message = (
         f"compiling {game.env_id} kernels (first use only, {about}python -m cardenvs.compile "
         "compiles every game ahead)..."
