@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import importlib
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import cardenvs
-from benchmarks import lockstep, profile_step, scoring, throughput
+from benchmarks import cold_start, lockstep, profile_step, scoring, throughput
 from cardenvs import compile as ahead
 from cardenvs import demo
 from cardenvs.core.vector import RandomLegal
@@ -169,3 +171,35 @@ def test_compile__bad_arguments_exit_naming_the_problem(argv, message, capsys):
     with pytest.raises(SystemExit):
         ahead.main(argv)
     assert message in capsys.readouterr().err
+
+
+def test_cold_start__times_each_id_in_an_empty_cache_and_tables_the_targets(
+    monkeypatch, tmp_path, capsys
+):
+    seen = []
+
+    def fake_timed(argv):
+        seen.append(argv)
+        return 100.0 if "cardenvs.compile" in argv else 12.0
+
+    monkeypatch.setattr(cold_start, "timed", fake_timed)
+    out = tmp_path / "cold.json"
+    report = cold_start.main(["--ids", "esel-v0", "--repeats", "2", "--out", str(out)])
+    rows = {(r["what"], r["id"]): r for r in report["rows"]}
+    assert rows[("aec", "esel-v0")]["runs_s"] == [12.0, 12.0]
+    assert rows[("compile", None)]["median_s"] == 100.0
+    text = capsys.readouterr().out
+    assert "| aec | esel-v0 | 12.0 | 10 | no |" in text
+    assert "| vector | esel-v0 | 12.0 | 20 | yes |" in text
+    assert "| compile | all | 100.0 | 120 | yes |" in text
+    assert json.loads(out.read_text())["rows"] == report["rows"]
+    assert any("'esel-v0'" in a[-1] for a in seen if a[1] == "-c")
+
+
+def test_cold_start__each_process_gets_an_empty_numba_cache_of_its_own():
+    code = (
+        "import os, sys; d = os.environ['NUMBA_CACHE_DIR']; sys.exit(0 if not os.listdir(d) else 1)"
+    )
+    assert cold_start.timed([sys.executable, "-c", code]) >= 0.0
+    with pytest.raises(subprocess.CalledProcessError):
+        cold_start.timed([sys.executable, "-c", "raise SystemExit(3)"])
