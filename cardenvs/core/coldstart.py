@@ -3,11 +3,11 @@
 numba compiles a kernel on its first call and keeps the machine code in ``__pycache__``
 (``cache=True``); a later process loads it in well under a second. The first use of a game after
 an install (or after its sources changed) therefore waits for the compiler: about half a minute
-to two minutes per engine on a 2-core machine (``COMPILE_SECONDS``). When an engine is built
+to a minute and a half per engine on a 2-core machine (``COMPILE_SECONDS``). When an engine is built
 (``core.vector.CardVectorEnv``, and so every AEC env) and one of the kernels it calls has no
 cached machine code, ``announce`` says so once per engine and process:
 
-    compiling esel-v0 kernels (first use only, up to about 50 s; python -m cardenvs.compile
+    compiling esel-v0 kernels (first use only, up to about 35 s; python -m cardenvs.compile
     compiles every game ahead)...
 
 on stderr where someone is watching (a terminal or a notebook), else as an ``INFO`` record of
@@ -22,14 +22,15 @@ import sys
 
 from numba import config
 
-#: seconds to compile each engine's kernels from an empty cache, one engine per process, on the
-#: 2-core reference machine (``python -m cardenvs.compile`` with two jobs, 2026-12-02)
+#: seconds from ``import cardenvs`` to the first batched step with an empty cache, one process
+#: alone on the 2-core reference machine (``benchmarks.cold_start``, 2026-12-03; the first AEC
+#: step takes about as long)
 COMPILE_SECONDS = {
-    "cardenvs.games.piquet": 85,
-    "cardenvs.games.piquet.multi": 90,
-    "cardenvs.games.banque": 125,
-    "cardenvs.games.esel": 50,
-    "cardenvs.games.four_aces": 30,
+    "cardenvs.games.piquet": 65,
+    "cardenvs.games.piquet.multi": 35,
+    "cardenvs.games.banque": 85,
+    "cardenvs.games.esel": 35,
+    "cardenvs.games.four_aces": 15,
 }
 
 LOG = logging.getLogger("cardenvs")
