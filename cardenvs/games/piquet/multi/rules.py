@@ -354,9 +354,10 @@ def _deal(s, b, cfg, dealer):
         _start_play(s, b, cfg)  # no talon, no exchange (3.3)
 
 
-@njit(cache=True)
-def _start_play(s, b, cfg):
-    """Carte blanche, then the declarations, then eldest leads (2.3, 2.5, 2.7)."""
+@njit(cache=True, inline="always")
+def _carte_blanche_and_declarations(s, b, cfg):
+    """Carte blanche (shown and scored from the dealer's left, 2.3), then the declarations
+    (2.5)."""
     p = cfg[C_NUM_SEATS]
     dealer = s.f[b, F_DEALER]
     for k in range(1, p + 1):
@@ -365,8 +366,14 @@ def _start_play(s, b, cfg):
             s.m[b, M_SHOWN + seat] |= s.m[b, M_DEALT + seat]
             _score_hand(s, b, cfg, _side(cfg, seat), CARTE_BLANCHE)
     _declare(s, b, cfg)
+
+
+@njit(cache=True)
+def _start_play(s, b, cfg):
+    """Carte blanche, then the declarations, then eldest leads (2.3, 2.5, 2.7)."""
+    _carte_blanche_and_declarations(s, b, cfg)
     s.f[b, F_PHASE] = PHASE_PLAY
-    eldest = _next_in_game(s, b, cfg, dealer)
+    eldest = _next_in_game(s, b, cfg, s.f[b, F_DEALER])
     s.f[b, F_CURRENT] = eldest
     s.f[b, F_TRICK_LEADER] = eldest
 
@@ -675,25 +682,9 @@ def _apply(s, b, cfg, a):
         _play(s, b, cfg, card_of(a - ACTION_PLAY))
 
 
-# The config vector's fields that each id fixes (``_MultiConfig._common_array``): every id has its
-# own step kernel in which they are constants (``_fixed``).
+# The config vector's fields that each id fixes (``config.MultiKernelOptions``, ``FIXED``): every
+# id has its own step kernel in which they are constants (``specialise``).
 assert (C_EPISODE, C_REWARD, C_MODE, C_NUM_SEATS, C_HAND_SIZE, CONFIG_SIZE) == (0, 1, 2, 3, 4, 10)
-
-
-@njit(cache=True, inline="always")
-def _fixed(cfg, mode):
-    """``cfg`` as a tuple in which the variant's mode, seat count and hand size are constants
-    (normand: 3 seats of 10 cards, partnership: 4 of 8; ``to_array`` writes the same values).
-
-    The kernels index the config with constant positions, so they read a tuple as they read the
-    array; inlined into a step kernel that passes ``mode`` as a constant, every seat loop has a
-    known trip count and every mode test is decided at compile time, and the config's values stay
-    in registers (``core.borrow.fixed_config``). In alternating process pairs at N = 1024 the
-    step got 1.27-1.54 times faster for normand and 1.22-1.87 for partnership (5 pairs each;
-    the same outputs, hashed over 600 steps of 512 rows)."""
-    seats = 4 if mode == MODE_PARTNERSHIP else 3
-    hand = PARTNERSHIP_HAND if mode == MODE_PARTNERSHIP else NORMAND_HAND
-    return (cfg[0], cfg[1], mode, seats, hand, cfg[5], cfg[6], cfg[7], cfg[8], cfg[9])
 
 
 # --- the step kernels (``core.kernel_template``: ``kernels.step_for``) -------------------------
@@ -705,25 +696,27 @@ STEP_OPTION = None  # fixed by the id
 
 @njit(cache=True, inline="always")
 def specialise(cfg, mode):
-    """The config as the step kernel of variant ``mode`` reads it (``_fixed``); a config of the
-    other variant raises ``ValueError``."""
+    """``cfg`` as the step kernel of variant ``mode`` reads it: a tuple in which the variant's
+    mode, seat count and hand size are constants (normand: 3 seats of 10 cards, partnership: 4
+    of 8; ``to_array`` writes the same values); a config of the other variant raises
+    ``ValueError``.
+
+    The kernels index the config with constant positions, so they read a tuple as they read the
+    array; inlined into a step kernel that passes ``mode`` as a constant, every seat loop has a
+    known trip count and every mode test is decided at compile time, and the config's values stay
+    in registers (``core.borrow.fixed_config``). In alternating process pairs at N = 1024 the
+    step got 1.27-1.54 times faster for normand and 1.22-1.87 for partnership (5 pairs each;
+    the same outputs, hashed over 600 steps of 512 rows)."""
     seats = 4 if mode == MODE_PARTNERSHIP else 3
     hand = PARTNERSHIP_HAND if mode == MODE_PARTNERSHIP else NORMAND_HAND
     if cfg[C_MODE] != mode or cfg[C_NUM_SEATS] != seats or cfg[C_HAND_SIZE] != hand:
         if mode == MODE_PARTNERSHIP:
             raise ValueError("this step kernel needs a partnership Piquet config")
         raise ValueError("this step kernel needs a Piquet normand config (NormandConfig)")
-    return _fixed(cfg, mode)
+    return (cfg[0], cfg[1], mode, seats, hand, cfg[5], cfg[6], cfg[7], cfg[8], cfg[9])
 
 
 @njit(cache=True)
 def declare_row(s, b, cfg):
     """Run carte blanche and the declarations of row ``b`` (for the rules helper)."""
-    p = cfg[C_NUM_SEATS]
-    dealer = s.f[b, F_DEALER]
-    for k in range(1, p + 1):
-        seat = (dealer + k) % p
-        if s.f[b, F_CB + seat]:
-            s.m[b, M_SHOWN + seat] |= s.m[b, M_DEALT + seat]
-            _score_hand(s, b, cfg, _side(cfg, seat), CARTE_BLANCHE)
-    _declare(s, b, cfg)
+    _carte_blanche_and_declarations(s, b, cfg)
