@@ -19,19 +19,19 @@ _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def bit(card):
     """The mask holding only ``card``."""
     return np.uint64(1) << np.uint64(card)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def has(mask, card):
     """True when ``card`` is in ``mask``."""
     return (mask >> np.uint64(card)) & np.uint64(1) != np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def byte_counts(mask):
     """The number of set bits of each byte of ``mask``, in that byte (the first steps of a SWAR
     popcount)."""
@@ -41,13 +41,13 @@ def byte_counts(mask):
     return (x + (x >> np.uint64(4))) & _M4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def popcount(mask):
     """Number of cards in ``mask`` (SWAR popcount)."""
     return np.int64((byte_counts(mask) * _H01) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def lowest(mask):
     """Card id of the lowest set bit (``mask`` must be non-zero)."""
     x = np.uint64(mask)
@@ -131,7 +131,7 @@ if config.DISABLE_JIT:
 else:
     _store4, _store8, _store16, _store32, _store64 = (_bits_store(w) for w in (4, 8, 16, 32, 64))
 
-    @njit(cache=True, inline="always")
+    @njit(cache=True, forceinline=True)
     def spread(x, nbits, out, off):
         """Write the low ``nbits`` bits of ``x`` as 0/1 into ``out[off:off + nbits]``.
 
@@ -206,7 +206,7 @@ def _bmi2(op: str):
 _pext64, _pdep64 = _bmi2("pext"), _bmi2("pdep")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pdep(x, m):
     """The low bits of ``x`` deposited, in order, at the set bits of ``m`` (BMI2 ``pdep``, the
     inverse of ``pext``), as a ``uint64``. Call it only where ``FAST_PEXT`` (Zen 1 and 2
@@ -214,7 +214,7 @@ def pdep(x, m):
     return _pdep64(np.uint64(x), np.uint64(m))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pext(x, m):
     """The bits of ``x`` at the set bits of ``m``, packed into the low bits in order (BMI2
     ``pext``), as an ``int64``: a game's cards as a dense set of its deck's indices in one
@@ -223,7 +223,7 @@ def pext(x, m):
     return np.int64(_pext64(np.uint64(x), np.uint64(m)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _dense_suits_shifts(mask, low, width):
     """``dense_suits`` by a shift and a mask per suit."""
     field = np.uint64((1 << width) - 1)
@@ -233,7 +233,7 @@ def _dense_suits_shifts(mask, low, width):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _dense_suits_pext(mask, low, width):
     """``dense_suits`` in one BMI2 ``pext`` of the game's deck (only where ``FAST_PEXT``)."""
     field = np.uint64((1 << width) - 1)
@@ -250,14 +250,14 @@ def _dense_suits_pext(mask, low, width):
 dense_suits = _dense_suits_pext if FAST_PEXT else _dense_suits_shifts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def clear(out, lo, hi):
     """``out[lo:hi] = 0`` through unsigned indices (vectorised; see ``spread``); ``lo >= 0``."""
     for i in range(np.uint64(lo), np.uint64(hi)):
         out[i] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def action_in(lo, hi, a, num_actions):
     """Is action ``a`` in the two-word action set ``(lo, hi)``: bit ``a`` of ``lo`` for ``a < 64``,
     bit ``a - 64`` of ``hi`` above? False outside ``0..num_actions - 1`` (the legality caches

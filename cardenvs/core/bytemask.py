@@ -88,7 +88,7 @@ if config.DISABLE_JIT:
 else:
     _bits8, _bits16, _bits32, _bits64 = (_load_bits(w) for w in (8, 16, 32, 64))
 
-    @njit(cache=True, inline="always")
+    @njit(cache=True, forceinline=True)
     def row_bits(mask, b):
         """Row ``b`` of the byte mask as ``(lo, hi)``: bit ``i`` of ``lo`` is action ``i``, bit
         ``i`` of ``hi`` action ``64 + i`` (see the module docstring for what ``mask`` must be).
@@ -111,7 +111,7 @@ else:
         return _bits8(mask, base) | (top << np.uint64(8)), np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _select64_broadword(x, r):
     """Position of the ``r``-th (0-based) set bit of ``x``; needs ``r < popcount(x)``. Broadword:
     running byte counts find the byte, ``SELECT8`` the bit inside it."""
@@ -125,7 +125,7 @@ def _select64_broadword(x, r):
     return np.int64(8 * p) + np.int64(SELECT8[byte, ur - before])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _select64_pdep(x, r):
     """``_select64_broadword`` in two instructions: ``pdep`` moves a lone bit ``r`` onto the
     ``r``-th set bit of ``x``, whose position ``lowest`` (``tzcnt``) reads."""
@@ -137,7 +137,7 @@ def _select64_pdep(x, r):
 select64 = _select64_pdep if FAST_PEXT else _select64_broadword
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def select128(lo, hi, r):
     """Position of the ``r``-th set bit of the 128-bit set ``(lo, hi)``."""
     k = popcount(lo)

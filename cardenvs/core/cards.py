@@ -32,7 +32,7 @@ RANK_INDEX = {r: i for i, r in enumerate(RANKS)} | {"T": 8}
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def card_of_index(index, ranks_per_suit, lowest_rank):
     """The card id of a deck's local index ``index`` (kernels), for a deck of ``ranks_per_suit``
     consecutive ranks from ``lowest_rank`` in every suit, suit by suit (Piquet: 8 from the
@@ -40,7 +40,7 @@ def card_of_index(index, ranks_per_suit, lowest_rank):
     return (index // ranks_per_suit) * NUM_RANKS + (index % ranks_per_suit) + lowest_rank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def index_of_card(card, ranks_per_suit, lowest_rank):
     """The local index of card id ``card`` in such a deck (``card_of_index`` reversed)."""
     return (card // NUM_RANKS) * ranks_per_suit + (card % NUM_RANKS) - lowest_rank

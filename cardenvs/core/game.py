@@ -334,13 +334,19 @@ class GameDef:
     ``_apply``/``_legal``/``_observe`` (``core.prefetch.STEP_BLOCK``), after taking borrowed views
     of its arrays (``core.borrow.borrowed_step``: no reference counting), written once in
     ``core.kernel_template`` and generated into each engine's ``kernels.py``. All three are
-    inlined into it (``inline="always"``; the other callers of ``_legal`` and ``_observe`` go
-    through ``legal_row`` and ``observe_row``): inlining ``_legal`` and ``_observe`` made the step
-    1.20-1.35 times faster in alternating runs at N = 1024, since a call between kernels passes
-    each array as a descriptor of 7-9 words, and ``_apply`` another 1.07-1.26 times. An
-    ``inline="always"`` helper is compiled into every place that calls it, so a kernel that is
-    inlined calls each such helper from one place (Banque's ``_apply`` calls ``_after_play``
-    once, not once per kind of play: compiling its engine took 135 s instead of 305 s).
+    inlined into it, and so is every rule helper they call: each is ``@njit(cache=True,
+    forceinline=True)``, which numba types and lowers once per signature and marks
+    ``alwaysinline`` for LLVM, whose inliner then copies it into every caller while optimising
+    the caller. Inlining ``_legal`` and ``_observe`` made the step 1.20-1.35 times faster in
+    alternating runs at N = 1024, since a call between kernels passes each array as a descriptor
+    of 7-9 words, and ``_apply`` another 1.07-1.26 times; leaving the smaller helpers to LLVM's
+    own judgement cost 25-50%. The helpers used to be inlined by numba (``inline="always"``),
+    which copies the callee's IR into each call site before type inference: the same machine
+    code, but type inference of the merged step grew faster than its size (Banque's step kernel
+    took 68 s of the engine's 83 s first compile, against 25 s for the whole engine now;
+    ``docs/benchmarks/cold_start-2026-12-03b.md``). Either way an inlined helper is compiled
+    into every place that calls it, so a kernel calls each big helper from one place (Banque's
+    ``_apply`` calls ``_after_play`` once, not once per kind of play).
 
     One shared compiled loop would have to take the game's kernels as closure variables or as
     arguments, and numba's cache misses both every time in a new process (the closure's cache key

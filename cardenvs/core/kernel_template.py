@@ -18,8 +18,10 @@ What an engine package provides to the template (its ``rules.py`` and ``observe.
 
 - ``_reset(s, b, cfg, key, episode, deck, dealer)``, ``_legal(s, b, cfg, out)``,
   ``_is_legal(s, b, cfg, a)``, ``_apply(s, b, cfg, a)``, ``_write_rewards(s, b, cfg, out)`` and
-  ``_observe(s, b, cfg, seat, out)``, the last five ``inline="always"`` (inlined into the step);
-- ``specialise(cfg, value)`` (``inline="always"``): the config as the step kernel compiled for
+  ``_observe(s, b, cfg, seat, out)``, the last five ``forceinline=True`` (LLVM inlines them into
+  the step, like every rule helper: ``core.game.GameDef``);
+- ``specialise(cfg, value)`` (``inline="always"``, inlined by numba, so that the step kernel's
+  value is a constant where the config is built): the config as the step kernel compiled for
   ``value`` reads it (``core.borrow.fixed_config`` for a seat count; the array itself for an
   engine with one kernel), and ``STEP_VALUES``, ``STEP_INDEX``, ``STEP_OPTION``: the values
   that get a step kernel of their own, the config item that selects one (``None``: one kernel
@@ -153,7 +155,7 @@ def observe_rows(s, cfg, seats, out):
 @njit(cache=True)
 def observe_row(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (``_observe`` as a call of its own,
-    so that only the step inlines it)."""
+    so that the resets and ``observe_rows`` share one compiled copy of it)."""
     _observe(s, b, cfg, seat, out)
 
 

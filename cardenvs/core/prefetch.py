@@ -79,7 +79,7 @@ if config.DISABLE_JIT:
 
 else:
 
-    @njit(cache=True, inline="always")
+    @njit(cache=True, forceinline=True)
     def prefetch_ahead(out, b):
         """Before writing row ``b`` of the 2-D ``out``: start fetching row ``b + PREFETCH_ROWS``
         for writing, when ``out`` is too big to stay in cache (see the module docstring)."""

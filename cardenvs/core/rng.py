@@ -18,7 +18,7 @@ _C2 = np.uint64(0x94D049BB133111EB)
 MAX_SEED = 2**63 - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def mix64(x):
     """splitmix64 finaliser: a bijective 64-bit hash."""
     z = np.uint64(x) + _GOLDEN
@@ -33,7 +33,7 @@ def stream(key, episode, deal):
     return mix64(key ^ mix64((np.uint64(episode) << np.uint64(20)) ^ np.uint64(deal)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def draw(base, i, n):
     """The ``i``-th uniform integer in ``[0, n)`` of the stream ``base``."""
     r = mix64(base + np.uint64(i)) >> np.uint64(32)

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def seat_mod(d, n):
     """``d % n`` for ``-n <= d < 2 * n`` without a division: a seat ``d`` places round the table
     (``seat_mod(seat + k, n)``, ``seat_mod(other - seat, n)``). An integer division is the
@@ -18,7 +18,7 @@ def seat_mod(d, n):
     return d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def at(base, k):
     """``base + k`` as an unsigned index, for ``k >= 0`` (a seat from ``seat_mod``, say).
 

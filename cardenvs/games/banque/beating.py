@@ -46,29 +46,29 @@ from .layout import (
 
 
 # --- card helpers ------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def card_of(i):
     """The card id of Banque deck index ``i`` (9 ranks from the six, ``core.cards``)."""
     return card_of_index(i, 9, 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def index_of(c):
     """The Banque deck index of card id ``c``."""
     return index_of_card(c, 9, 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _num_players(cfg):
     return cfg[C_NUM_PLAYERS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _has(mask, c):
     return (mask >> np.uint64(c)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _rank_mask(rank):
     """The four cards of global rank ``rank``."""
     one = np.uint64(1)
@@ -81,7 +81,7 @@ def _rank_mask(rank):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _seq_mask(cfg, suit, low):
     """The four cards of sequence ``low`` (index into SEQ_LOWS) in ``suit``; 0 if invalid."""
     o = cfg[C_SEQUENCE_ORDER]
@@ -94,7 +94,7 @@ def _seq_mask(cfg, suit, low):
 
 
 # --- beating (4.2) -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _beat_set(s, b, cfg, seat, t):
     """Every card that ``seat`` could put on top card ``t`` as a normal beat (4.2), as a mask:
     the same suit and lower, the same rank, or a trump the option allows."""
@@ -122,7 +122,7 @@ def _beat_set(s, b, cfg, seat, t):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _beat_mask(s, b, cfg, seat, cards):
     """The cards of ``cards`` that are a normal beat of the top card (any card on an empty
     bank)."""
@@ -132,7 +132,7 @@ def _beat_mask(s, b, cfg, seat, cards):
     return cards & _beat_set(s, b, cfg, seat, s.f[b, F_BANK + n - 1])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _usable(s, b, cfg, seat):
     """The cards the seat to act may use: after a draw under ``drawn_card_only``, the drawn
     cards only (4.4, A14)."""
@@ -142,7 +142,7 @@ def _usable(s, b, cfg, seat):
     return hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _quad_ranks(hand):
     """Bit r set for each global rank r of which ``hand`` holds all four cards."""
     return (
@@ -150,13 +150,13 @@ def _quad_ranks(hand):
     ) & np.uint64(0x1FF0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _seq_starts(cfg, cards, suit):
     """Bit ``low`` set for each sequence of ``suit`` that ``cards`` contain."""
     return SEQ_STARTS[cfg[C_SEQUENCE_ORDER], (cards >> np.uint64(suit * 13 + 4)) & np.uint64(0x1FF)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _has_special(s, b, cfg, seat):
     """Does the seat hold any special play (for the out-of-turn questions)?"""
     hand = s.m[b, M_HAND + seat]
@@ -171,6 +171,6 @@ def _has_special(s, b, cfg, seat):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _can_draw(s, b, cfg):
     return s.f[b, F_STOCK_POS] < NUM_CARDS and s.f[b, F_DRAWS] < cfg[C_DRAWS_PER_FAILURE]

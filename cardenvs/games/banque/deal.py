@@ -65,13 +65,13 @@ def _shuffle_deck(s, b):
     rng.shuffle(base, s.f[b, F_DECK : F_DECK + NUM_CARDS])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _in_hand(s, b, p):
     """Is seat ``p`` taking part in this hand and still holding cards?"""
     return s.f[b, F_SITTING + p] == 0 and s.m[b, M_HAND + p] != np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _holders(s, b, cfg):
     n = 0
     for p in range(_num_players(cfg)):
@@ -80,7 +80,7 @@ def _holders(s, b, cfg):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _next_holder(s, b, cfg, seat):
     """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
     P = _num_players(cfg)
@@ -91,7 +91,7 @@ def _next_holder(s, b, cfg, seat):
     return seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _first_participant(s, b, cfg):
     """The first seat clockwise from the dealer's left taking part in the hand."""
     P = _num_players(cfg)

@@ -66,7 +66,7 @@ from .layout import (
 from .rules import _planes
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
     P = _num_players(cfg)
@@ -91,7 +91,7 @@ def _observe(s, b, cfg, seat, out):
     _observe_numbers(s, b, cfg, seat, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _taken_all(s, b, cfg):
     taken = np.uint64(0)
     for p in range(_num_players(cfg)):
@@ -99,7 +99,7 @@ def _taken_all(s, b, cfg):
     return taken
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _observe_numbers(s, b, cfg, seat, out):
     """The numeric blocks of the observation (from ``hand_size`` on).
 

@@ -165,14 +165,14 @@ from .scoring import _bonus, _end_hand
 
 
 # --- card helpers ------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _local36(mask):
     """The cards of ``mask`` as a 36-bit set of Banque card indices, suit by suit (one pext where
     the CPU runs it fast: ``core.bitmask.dense_suits``)."""
     return dense_suits(mask, 4, 9)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _planes(mask, out, off):
     """One-hot the 36 cards of ``mask`` into ``out[off:off+36]`` (every entry written)."""
     x = _local36(mask)
@@ -211,7 +211,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
 
 
 # --- the bank (4.5) ----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _take(s, b, cfg, taker):
     """``taker`` takes the bank: all but the top card, which stays as an unowned base card
     (A7; ``bank_take="all"``: everything)."""
@@ -231,7 +231,7 @@ def _take(s, b, cfg, taker):
         s.f[b, F_BANK_N] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _place(s, b, card, seat):
     """Put ``card`` from ``seat``'s hand on the bank, owned by ``seat``."""
     n = s.f[b, F_BANK_N]
@@ -258,7 +258,7 @@ def _is_trump_king(s, b, cfg, card, seat):
 
 
 # --- turns -------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _begin_turn(s, b, cfg, seat):
     """Start ``seat``'s turn; apply a pending seven (4.6: control, draw then move)."""
     s.f[b, F_CURRENT] = seat
@@ -278,7 +278,7 @@ def _begin_turn(s, b, cfg, seat):
         s.f[b, F_DRAWS] = cfg[C_DRAWS_PER_FAILURE]  # no second draw
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _draw_one(s, b, seat):
     """``seat`` draws the top stock card (none if the stock is empty); returns it as a mask."""
     if s.f[b, F_STOCK_POS] >= NUM_CARDS:
@@ -289,7 +289,7 @@ def _draw_one(s, b, seat):
     return bit(c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pass_turn(s, b, cfg, seat):
     """The turn passes from ``seat`` to the next player holding cards (a seven under
     ``draw_and_skip`` makes him draw and lose the turn, 4.6); out of turn, the others holding
@@ -306,7 +306,7 @@ def _pass_turn(s, b, cfg, seat):
     _begin_turn(s, b, cfg, nxt)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _ask_next(s, b, cfg, after):
     """Ask the next seat clockwise after ``after`` (before the next mover) holding a special play;
     False if there is none left."""
@@ -327,7 +327,7 @@ def _ask_next(s, b, cfg, after):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _end_turn(s, b, cfg, seat):
     """A play is complete: a seven left on top affects the next player (4.6, A23)."""
     n = s.f[b, F_BANK_N]
@@ -342,7 +342,7 @@ def _end_turn(s, b, cfg, seat):
     _pass_turn(s, b, cfg, seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _fail(s, b, cfg, seat):
     """``seat`` fails against the top card: its owner takes the bank (4.5); deadlock (4.9)."""
     n = s.f[b, F_BANK_N]
@@ -370,7 +370,7 @@ def _fail(s, b, cfg, seat):
     _pass_turn(s, b, cfg, seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _after_play(s, b, cfg, seat, kind):
     """Everything that follows a play by ``seat``: going out and its bonuses (4.8, 5.3), the
     four Kings' and the trump King's take, the follow-up (4.3) or the end of the turn."""
@@ -415,7 +415,7 @@ def _after_play(s, b, cfg, seat, kind):
 
 
 # --- legal actions, step -----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _follow_mode(s, b, cfg):
     k = s.f[b, F_FOLLOW]
     if k == KIND_EIGHT:
@@ -425,7 +425,7 @@ def _follow_mode(s, b, cfg):
     return cfg[C_SEQUENCE_FOLLOWUP]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _with(lo, hi, a):
     """Add action ``a`` to the two-word action set ``(lo, hi)``."""
     if a < 64:
@@ -433,7 +433,7 @@ def _with(lo, hi, a):
     return lo, hi | (np.uint64(1) << np.uint64(a - 64))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _legal_set(s, b, cfg):
     """The legal actions of the seat to act as two words (bit ``a`` of ``lo``, bit ``a - 64`` of
     ``hi``)."""
@@ -499,7 +499,7 @@ def _legal_set(s, b, cfg):
     return lo, hi
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out`` and keep it in the state
     (``legal``, read by ``_is_legal``)."""
@@ -510,13 +510,13 @@ def _legal(s, b, cfg, out):
     spread(hi, NUM_ACTIONS - 64, out, 64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _is_legal(s, b, cfg, a):
     """Is action ``a`` legal for the seat to act (the set ``_legal`` last wrote)?"""
     return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
-@njit(cache=True, inline="always")  # into step_rows, its only caller besides apply_row
+@njit(cache=True, forceinline=True)  # into step_rows, its only caller besides apply_row
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     P = _num_players(cfg)
@@ -573,7 +573,7 @@ def _apply(s, b, cfg, a):
         for k in range(4):
             _place(s, b, suit * 13 + SEQ_RANKS[o, low, k], seat)  # highest first
         kind = KIND_SEQ
-    # one call site: an inline="always" helper is compiled into every place that calls it
+    # one call site: an inlined helper is compiled into every place that calls it
     _after_play(s, b, cfg, seat, kind)
 
 

@@ -105,7 +105,7 @@ def observe_rows(s, cfg, seats, out):
 @njit(cache=True)
 def observe_row(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (``_observe`` as a call of its own,
-    so that only the step inlines it)."""
+    so that the resets and ``observe_rows`` share one compiled copy of it)."""
     _observe(s, b, cfg, seat, out)
 
 

@@ -64,14 +64,14 @@ from .layout import (
 from .rules import _local36, _num_players, index_of
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _planes(mask, out, off):
     """One-hot the 36 cards of ``mask`` into ``out[off:off+36]``."""
     x = _local36(mask)
     spread(x, 36, out, off)
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
     P = _num_players(cfg)

@@ -139,48 +139,48 @@ from .layout import (
 
 
 # --- card helpers ------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def card_of(i):
     """The card id of Esel deck index ``i`` (9 ranks from the six, ``core.cards``)."""
     return card_of_index(i, 9, 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def index_of(c):
     """The Esel deck index of card id ``c``."""
     return index_of_card(c, 9, 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _local36(mask):
     """The cards of ``mask`` as a 36-bit set of Esel card indices, suit by suit (one pext where
     the CPU runs it fast: ``core.bitmask.dense_suits``)."""
     return dense_suits(mask, 4, 9)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _suit_mask(suit):
     return np.uint64(0x1FF) << np.uint64(suit * 13 + 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _order(card):
     return ORDER[card % 13]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _beat(x, y):
     """Beat-table entry for card ``x`` placed on card ``y`` of the same suit (0, 1 or 2)."""
     return BEAT[ORDER[x % 13], ORDER[y % 13]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _num_players(cfg):
     return cfg[C_NUM_PLAYERS]
 
 
 # --- classes of cards (3.2, 4.6) ---------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _class(s, b, cfg, card, seat):
     """Trump class of ``card`` played by ``seat``: option 1, 1 for the player's own trump;
     options 3-5, the class of its suit; option 2, always 0."""
@@ -192,7 +192,7 @@ def _class(s, b, cfg, card, seat):
     return s.f[b, F_SUIT_CLASS + card // 13]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _main_class(s, b, cfg, suit):
     """Class of the main suit: 0 under options 1-2 (a trump is a card of another suit)."""
     if cfg[C_TRUMP_OPTION] <= 2:
@@ -201,7 +201,7 @@ def _main_class(s, b, cfg, suit):
 
 
 # --- trick resolution (4.3, 4.4, 4.6) ----------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _resolve(s, b, cfg, card, seat, void, commit):
     """Does ``card`` played by ``seat`` take the current trick (4.4)?
 
@@ -320,7 +320,7 @@ def _retro_chain(s, b, cfg):
                 break
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _lead(s, b, card, seat):
     """Start a trick with ``card`` led by ``seat``: L = M = W, S = its suit (4.1)."""
     s.f[b, F_TRICK_N] = 1
@@ -337,7 +337,7 @@ def _lead(s, b, card, seat):
     s.f[b, F_MAX_ORDER] = ORDER[card % 13]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _follow(s, b, cfg, card, seat, void):
     """Place a following card on the trick and resolve it; True if it takes the trick now."""
     n = s.f[b, F_TRICK_N]
@@ -461,7 +461,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     _start_hand(s, b, cfg)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _take_trick(s, b, cfg):
     """The trick goes to W's player; refill hands, the winner first (3.3, 4.1)."""
     P = _num_players(cfg)
@@ -566,7 +566,7 @@ def _end_hand(s, b, cfg):
     _start_hand(s, b, cfg)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _game_over(s, b, cfg, winner):
     s.f[b, F_PHASE] = PHASE_OVER
     s.f[b, F_CURRENT] = -1
@@ -607,7 +607,7 @@ def _write_rewards(s, b, cfg, out):
 
 
 # --- legal actions, apply ----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _legal_cards(s, b, cfg):
     """The cards the player to act may play, as a card mask (4.5)."""
     seat = s.f[b, F_CURRENT]
@@ -640,7 +640,7 @@ def _legal_cards(s, b, cfg):
     return takers | others
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out``."""
     for i in range(NUM_ACTIONS):
@@ -662,7 +662,7 @@ def _legal(s, b, cfg, out):
             out[ACTION_TRUMP + suit] = 0 if taken else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _is_legal(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_PLAY:
@@ -684,7 +684,7 @@ def _is_legal(s, b, cfg, a):
     return False
 
 
-@njit(cache=True, inline="always")  # into step_rows, its only caller
+@njit(cache=True, forceinline=True)  # into step_rows, its only caller
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     P = _num_players(cfg)

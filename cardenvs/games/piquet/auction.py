@@ -64,7 +64,7 @@ def _start_bidding(s, b, cfg):
     s.f[b, F_CURRENT] = elder if cfg[C_FIRST_BIDDER] == FIRST_BIDDER_ELDER else 1 - elder
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _bid_rank(cfg, k):
     """Rank of bid ``k`` (0..11 = 7+, 7-, ..., 12-): by number, then minus over plus by default
     (3.2 item 6); -1 for no bid."""

@@ -265,7 +265,7 @@ def _category(s, b, cfg, c):
         _score_hand(s, b, cfg, w, pts)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _holds(s, b, cfg, seat, c):
     """Whether ``seat`` holds a combination of category ``c`` to call."""
     return _combination(s.m[b, M_HAND + seat], cfg, c)[0]
@@ -324,7 +324,7 @@ def _decide(s, b, cfg, a):
         s.f[b, F_CURRENT] = elder
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _start_play(s, b, cfg):
     _declare(s, b, cfg)
     if s.f[b, F_PHASE] == PHASE_OVER:  # au cent: the target was reached in hand
@@ -332,7 +332,7 @@ def _start_play(s, b, cfg):
     _begin_play(s, b, cfg)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _begin_play(s, b, cfg):
     s.f[b, F_PHASE] = PHASE_PLAY
     s.f[b, F_CURRENT] = _elder(s, b)  # elder leads (2.7)

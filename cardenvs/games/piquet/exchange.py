@@ -31,7 +31,7 @@ from .layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _exchange_limits(s, b, cfg):
     """(min, max) cards the current exchanger may discard (2.4, A1, A4): the first exchanger
     up to five, the second up to what is left of the talon; elder at least one, younger at

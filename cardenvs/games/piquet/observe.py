@@ -91,7 +91,7 @@ from .layout import (
 )
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
     for i in range(O_PHASE, OBS_DIM):

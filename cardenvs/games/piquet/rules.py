@@ -304,20 +304,20 @@ def _redeal(s, b, cfg):
     _deal(s, b, cfg, s.f[b, F_DEALER])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _counts_in_play(cfg, card):
     # every card scores by default; the old rule counts only 10 and above (A6)
     return cfg[C_LOW_CARDS_SCORE_IN_PLAY] == 1 or card % 13 >= 8
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _trick_winner(led, leader, card, seat):
     """The seat that wins a trick (2.7): the follower's ``card`` if it is of the suit of the card
     ``led`` and higher, else the ``leader``."""
     return seat if (card // 13 == led // 13 and card % 13 > led % 13) else leader
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
     s.m[b, M_HAND + seat] &= ~bit(card)
@@ -464,7 +464,7 @@ def _write_rewards(s, b, cfg, out):
 
 
 # --- legal actions and applying an action -------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _legal_sets(s, b, cfg):
     """Legal actions of the seat to act as (discard card set, play card set, other actions).
 
@@ -503,7 +503,7 @@ def _legal_sets(s, b, cfg):
     return 0, _local32(hand), 0
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out`` (all zero when over) and keep
     it in the state (``legal``, read by ``_is_legal``)."""
@@ -516,13 +516,13 @@ def _legal(s, b, cfg, out):
         out[ACTION_STOP + k] = (other >> k) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _is_legal(s, b, cfg, a):
     """Is action ``a`` legal for the seat to act (the set ``_legal`` last wrote)?"""
     return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act; in an au cent partie a finished game is
     followed by the next one (only here, once the action's scoring has stopped)."""
@@ -536,7 +536,7 @@ def _apply(s, b, cfg, a):
         _next_game(s, b, cfg)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _apply_action(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_CLAIM:

@@ -70,7 +70,7 @@ def _elder_pique(s, b, cfg, elder, extra):
         _check_target(s, b, cfg, elder)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _threshold(s, b, cfg, repique):
     """30 (2.6); in Auction Piquet by the contract: plus 29 / 30, minus 21 / 21 (3.2 item 8)."""
     if cfg[C_GAME] != GAME_AUCTION:
@@ -81,7 +81,7 @@ def _threshold(s, b, cfg, repique):
     return cfg[C_PIQUE_MINUS] if minus else cfg[C_PIQUE_PLUS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _score_play(s, b, cfg, seat, pts):
     """Score ``pts`` in play for ``seat``, checking elder's pique."""
     if pts <= 0 or s.f[b, F_PHASE] == PHASE_OVER:
@@ -102,7 +102,7 @@ def _score_end(s, b, cfg, seat, pts):
     _check_target(s, b, cfg, seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _check_target(s, b, cfg, seat):
     """Au cent (3.1, A13): checked after every scoring event, in reckoning order; the first
     score to reach the target ends the game at once (the rest of the deal is not played)."""
@@ -123,7 +123,7 @@ def _add_deal_to_totals(s, b, weight):
         s.v[b, V_TOTAL + seat] += weight * s.v[b, V_DEAL_SCORE + seat]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _finish(s, b, cfg):
     """End the episode: by the deal's points (``episode="deal"``), else by the totals."""
     if cfg[C_EPISODE] == EPISODE_DEAL:

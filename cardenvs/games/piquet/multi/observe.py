@@ -69,7 +69,7 @@ from .layout import (
 from .rules import _in_game, _side
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (see the layout tables)."""
     p = cfg[C_NUM_SEATS]

@@ -119,24 +119,24 @@ from .layout import (
 
 
 # --- seats and sides ---------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _side(cfg, seat):
     """The side a seat scores for: his own (normand) or his partnership (seat % 2)."""
     return seat & 1 if cfg[C_MODE] == MODE_PARTNERSHIP else seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _num_sides(cfg):
     return 2 if cfg[C_MODE] == MODE_PARTNERSHIP else cfg[C_NUM_SEATS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _in_game(s, b, seat):
     """The seat (``>= 0``) still plays (normand: has not reached the target and dropped out)."""
     return s.f[b, at(F_FINISHED, seat)] == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _next_in_game(s, b, cfg, seat):
     """The next seat to the left of ``seat`` still in the game (play and deal go clockwise)."""
     p = cfg[C_NUM_SEATS]
@@ -147,7 +147,7 @@ def _next_in_game(s, b, cfg, seat):
     return seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _players(s, b, cfg):
     n = 0
     for seat in range(cfg[C_NUM_SEATS]):
@@ -156,7 +156,7 @@ def _players(s, b, cfg):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _has_face(mask):
     # K, Q, J are piquet ranks 4, 5, 6 in every suit (carte blanche, 2.3)
     for suit in range(4):
@@ -187,7 +187,7 @@ def _score_hand(s, b, cfg, side, pts):
     _bonus(s, b, cfg, side, REPIQUE_BONUS, BONUS_REPIQUE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _score_play(s, b, cfg, side, pts):
     """Score ``pts`` in play for ``side``; 20 in hand and play before any other side scores →
     60 (pique, any side, A23)."""
@@ -354,7 +354,7 @@ def _deal(s, b, cfg, dealer):
         _start_play(s, b, cfg)  # no talon, no exchange (3.3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _carte_blanche_and_declarations(s, b, cfg):
     """Carte blanche (shown and scored from the dealer's left, 2.3), then the declarations
     (2.5)."""
@@ -425,7 +425,7 @@ def _finish_exchange(s, b, cfg):
     _start_play(s, b, cfg)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _play(s, b, cfg, card):
     seat = s.f[b, F_CURRENT]
     s.m[b, M_HAND + seat] &= ~bit(card)
@@ -617,7 +617,7 @@ def _write_rewards(s, b, cfg, out):
 
 
 # --- legal actions, step, observation ----------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _legal_sets(s, b, cfg):
     """Legal actions of the seat to act: (discard card set, play card set, stop legal)."""
     ph = s.f[b, F_PHASE]
@@ -645,7 +645,7 @@ def _legal_sets(s, b, cfg):
     return 0, _local32(hand), 0
 
 
-@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
+@njit(cache=True, forceinline=True)  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out`` (all zero when over) and keep
     it in the state (``legal``, read by ``_is_legal``)."""
@@ -657,13 +657,13 @@ def _legal(s, b, cfg, out):
     out[ACTION_STOP] = stop
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _is_legal(s, b, cfg, a):
     """Is action ``a`` legal for the seat to act (the set ``_legal`` last wrote)?"""
     return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     if s.f[b, F_PHASE] == PHASE_EXCHANGE:
