@@ -53,6 +53,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .coldstart import LOG, say, warmup_for
 from .messages import brief
 from .vector import CardVectorEnv
 
@@ -95,8 +96,12 @@ class CardAECEnv(AECEnv):
                 raise ValueError(ENGINE_ONLY[key])
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
-        self.game = self._engine.game
+        game = self.vector_cls.game
+        # a cold numba cache: play on plain Python while the kernels compile (core.coldstart)
+        self._warmup = warmup_for(game, game.config_cls.from_kwargs(**config))
+        make = self.vector_cls if self._warmup is None else self.vector_cls._plain_engine
+        self._engine = make(1, autoreset=False, validate=False, **config)
+        self.game = game
         self.config = self._engine.config
         p = self._engine.num_seats
         self.possible_agents = [f"player_{i}" for i in range(p)]
@@ -180,6 +185,7 @@ class CardAECEnv(AECEnv):
                     f"{list(RESET_OPTIONS)}"
                 )
                 options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
+        self._poll_warmup()
         self._engine.reset(seed=seed, options=options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -214,7 +220,7 @@ class CardAECEnv(AECEnv):
             # the engine already wrote the observation of the seat to act
             return {"observation": eng._obs[0].copy(), "action_mask": eng._mask[0].copy()}
         self._seat[0] = seat
-        self.game.observe_rows(eng.state, eng._cfg, self._seat, self._view)
+        eng.game.observe_rows(eng.state, eng._cfg, self._seat, self._view)
         return {
             "observation": self._view[0].copy(),
             "action_mask": np.zeros(self.game.num_actions, np.int8),
@@ -225,6 +231,7 @@ class CardAECEnv(AECEnv):
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped out; call reset()")
+        self._poll_warmup()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -270,7 +277,7 @@ class CardAECEnv(AECEnv):
                 self._open_deal()
         if self._over():
             rew = self._engine._rewards[0]
-            self._record["result"] = self.game.result(eng.state, 0, self.config)
+            self._record["result"] = eng.game.result(eng.state, 0, self.config)
             self._end({a: float(rew[i]) for i, a in enumerate(self.agents)})
         else:
             self.agent_selection = self.possible_agents[int(eng._current[0])]
@@ -295,7 +302,7 @@ class CardAECEnv(AECEnv):
         st = self._engine.state
         self._record["deals"].append(
             {
-                "deck": self.game.deck_strings(st, 0),
+                "deck": self._engine.game.deck_strings(st, 0),
                 "dealer": int(self._engine._dealer[0]),
                 "actions": [],
             }
@@ -304,20 +311,41 @@ class CardAECEnv(AECEnv):
     def _close_deal(self):
         deal = self._record["deals"][-1]
         deal["points"] = self._engine._last_points[0].tolist()[: len(self.possible_agents)]
-        if self.game.deal_extras is not None:
-            deal.update(self.game.deal_extras(self._engine.state, 0, self.config))
+        eng = self._engine
+        if eng.game.deal_extras is not None:
+            deal.update(eng.game.deal_extras(eng.state, 0, self.config))
+
+    def _poll_warmup(self, wait: bool = False) -> None:
+        """Switch to the compiled kernels once the background compile has finished (``wait``:
+        wait for it first); see ``core.coldstart``. Nothing to do on a warm cache."""
+        job = self._warmup
+        if job is None or not (wait or job.done()):
+            return
+        if wait and not job.done():
+            say(f"waiting for the compiled {self.game.env_id} kernels (search runs on them)...")
+        failure = job.wait()
+        if failure is not None:
+            LOG.warning(
+                "compiling %s in the background failed; compiling here instead:\n%s",
+                self.game.env_id,
+                failure,
+            )
+        self._engine._leave_plain()
+        self._warmup = None
 
     # -- search support (cardenvs.core.sim) -----------------------------------------------------
     def simulator(self):
         """A ``Simulator`` for copies of this game's state (clone, determinize, step)."""
         from .sim import Simulator
 
+        self._poll_warmup(wait=True)  # search runs on the compiled kernels
         return Simulator(self.game, self.config)
 
     def state_copy(self):
         """A one-row copy of the live state; stepping it never touches this env."""
         from .sim import Simulator
 
+        self._poll_warmup(wait=True)  # a state for the compiled kernels (narrow arrays)
         return Simulator.copy_row(self._engine.state, 0)
 
     def determinize(self, seat: int, rng=None):

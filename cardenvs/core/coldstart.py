@@ -1,40 +1,100 @@
-"""Say so when a game's kernels have to be compiled, instead of leaving a silent terminal.
+"""The first use of a game on a cold numba cache: say so, and let an AEC env play at once.
 
 numba compiles a kernel on its first call and keeps the machine code in ``__pycache__``
 (``cache=True``); a later process loads it in well under a second. The first use of a game after
-an install (or after its sources changed) therefore waits for the compiler: about half a minute
-to a minute and a half per engine on a 2-core machine (``COMPILE_SECONDS``). When an engine is built
-(``core.vector.CardVectorEnv``, and so every AEC env) and one of the kernels it calls has no
-cached machine code, ``announce`` says so once per engine and process:
+an install (or after its sources changed) therefore waits for the compiler: 10-45 s per engine
+on a 2-core machine (``COMPILE_SECONDS``; ``benchmarks.cold_start`` measures it).
 
-    compiling esel-v0 kernels (first use only, up to about 35 s; python -m cardenvs.compile
+Batched engines (``cardenvs.make_vector``) compile on their first call, as before, and say so
+once per engine and process (``announce``)::
+
+    compiling esel-v0 kernels (first use only, up to about 15 s; python -m cardenvs.compile
     compiles every game ahead)...
 
-on stderr where someone is watching (a terminal or a notebook), else as an ``INFO`` record of
-the ``cardenvs`` logger, so logs and test output stay clean. ``NUMBA_DISABLE_JIT=1`` compiles
-nothing and says nothing.
+An AEC env (``cardenvs.make``) does not wait (``warmup_for``): when its kernels are not cached,
+it plays on plain-Python copies of them at once (``plain_twin``: the same source imported a
+second time, as the package ``_cardenvs_plain``, with numba's JIT off, as ``NUMBA_DISABLE_JIT=1``
+would run it) while a background process compiles them into the cache (``python -m
+cardenvs.core.coldstart ID CONFIG``, which plays the id's batched engine, AEC env and search as
+``cardenvs.compile`` does). Plain Python plays exactly the game the compiled kernels play
+(``tests/test_plain_python.py``) at 0.15-0.25 ms a step, which no one playing or stepping an AEC
+env by hand notices. When the background process has finished, the env's next ``reset`` or
+``step`` switches to the compiled kernels (loading them from the cache takes under a second;
+the state carries over: plain Python keeps it in wide arrays, ``core.state``). Search
+(``simulator``, ``state_copy``, ``determinize``) runs on the compiled kernels only, so those
+calls wait for the background process first. One background process runs per id and config and
+per process that asked; it finishes its work even if the process that started it exits, so the
+next run finds the cache warm. ``CARDENVS_PLAIN_START=0`` turns this off: the AEC env then
+compiles in the foreground like the batched engine.
+
+Messages go to stderr where someone is watching (a terminal or a notebook), else they are
+``INFO`` records of the ``cardenvs`` logger, so logs and test output stay clean. Under
+``NUMBA_DISABLE_JIT=1`` nothing compiles and nothing is said.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import importlib
+import json
 import logging
+import os
+import subprocess
 import sys
+import tempfile
+import threading
+import types
+from pathlib import Path
 
+import numpy as np
 from numba import config
 
 #: seconds from ``import cardenvs`` to the first batched step with an empty cache, one process
-#: alone on the 2-core reference machine (``benchmarks.cold_start``, 2026-12-03; the first AEC
-#: step takes about as long)
+#: alone on the 2-core reference machine (``benchmarks.cold_start``, 2026-12-03, kernels inlined
+#: by LLVM); an AEC env's first step is immediate (plain Python) and its background compile
+#: takes about as long
 COMPILE_SECONDS = {
-    "cardenvs.games.piquet": 65,
-    "cardenvs.games.piquet.multi": 35,
-    "cardenvs.games.banque": 85,
-    "cardenvs.games.esel": 35,
+    "cardenvs.games.piquet": 45,
+    "cardenvs.games.piquet.multi": 30,
+    "cardenvs.games.banque": 30,
+    "cardenvs.games.esel": 15,
     "cardenvs.games.four_aces": 15,
 }
 
+#: set to "0" to make an AEC env compile its kernels in the foreground instead of playing on
+#: plain Python meanwhile
+PLAIN_START_VAR = "CARDENVS_PLAIN_START"
+#: the package name of the plain-Python copy (``plain_twin``)
+PLAIN = "_cardenvs_plain"
+#: the ``GameDef`` fields a plain twin takes from the plain-Python copy: the kernels, the state
+#: layout they need (wide arrays) and everything else that reads the state
+PLAIN_FIELDS = (
+    "layout",
+    "reset_rows",
+    "step_rows",
+    "observe_rows",
+    "result",
+    "render",
+    "deck_strings",
+    "legal_row",
+    "deal_extras",
+    "determinize",
+    "step_for",
+)
+
 LOG = logging.getLogger("cardenvs")
-_checked: set[str] = set()  # engines already looked at in this process
+PACKAGE = Path(__file__).resolve().parent.parent
+_checked: set[str] = set()  # engines already announced in this process
+_lock = threading.Lock()
+_twins: dict[str, object] = {}  # env id -> its plain twin
+_jobs: dict[tuple[str, str], Warmup] = {}  # (env id, config json) -> its background compile
+
+
+def engine_of(game) -> str:
+    """The engine package of ``game`` (``"cardenvs.games.piquet"``): its kernels' package."""
+    kernel = game.reset_rows
+    return getattr(kernel, "py_func", kernel).__module__.rsplit(".", 1)[0]
 
 
 def is_cached(kernel) -> bool:
@@ -55,29 +115,173 @@ def _watched(stream) -> bool:
     return bool(isatty and isatty()) or "ipykernel" in sys.modules
 
 
-def announce(game, step_kernel, stream=None) -> str | None:
-    """Say once per engine and process that ``game``'s kernels are about to be compiled, if one
-    of the kernels every engine calls first (``reset_rows`` and ``step_kernel``) has no cached
-    machine code; returns the message, or None. (The others compile on their first call; an
-    AEC env never calls ``observe_rows``, so its cache may well stay empty.)"""
-    if config.DISABLE_JIT:
-        return None
-    engine = game.reset_rows.py_func.__module__.rsplit(".", 1)[0]
-    if engine in _checked:
-        return None
-    _checked.add(engine)
-    kernels = (game.reset_rows, step_kernel)
-    if all(is_cached(k) for k in kernels):
-        return None
-    seconds = COMPILE_SECONDS.get(engine)
-    about = f"up to about {seconds} s; " if seconds else ""
-    message = (
-        f"compiling {game.env_id} kernels (first use only, {about}python -m cardenvs.compile "
-        "compiles every game ahead)..."
-    )
+def say(message: str, stream=None) -> str:
+    """``message`` on ``stream`` (default stderr) where someone is watching, else as an ``INFO``
+    record of the ``cardenvs`` logger; returns it."""
     stream = sys.stderr if stream is None else stream
     if _watched(stream):
         print(message, file=stream, flush=True)
     else:
         LOG.info(message)
     return message
+
+
+def _cold(game, step_kernel) -> bool:
+    """Whether one of the kernels every engine calls first (``reset_rows`` and the step kernel)
+    has no cached machine code. (The others compile on their first call; an AEC env never calls
+    ``observe_rows`` before its game ends, so their cache may well stay empty.)"""
+    return not all(is_cached(k) for k in (game.reset_rows, step_kernel))
+
+
+def _about(game) -> str:
+    seconds = COMPILE_SECONDS.get(engine_of(game))
+    return f"about {seconds} s; " if seconds else ""
+
+
+def announce(game, step_kernel, stream=None) -> str | None:
+    """Say once per engine and process that ``game``'s kernels are about to be compiled, if they
+    are not cached (``_cold``); returns the message, or None."""
+    if config.DISABLE_JIT:
+        return None
+    engine = engine_of(game)
+    if engine in _checked or not _cold(game, step_kernel):
+        return None
+    _checked.add(engine)
+    return say(
+        f"compiling {game.env_id} kernels (first use only, up to {_about(game)}python -m "
+        "cardenvs.compile compiles every game ahead)...",
+        stream,
+    )
+
+
+# -- plain Python while the kernels compile ------------------------------------------------------
+def _plain_module(name: str) -> types.ModuleType:
+    """Module ``cardenvs.<name>`` imported again as ``_cardenvs_plain.<name>`` with numba's JIT
+    off: every ``@njit`` kernel in it (and in what it imports, all relative) is a plain Python
+    function, and ``core.state`` makes wide arrays, as under ``NUMBA_DISABLE_JIT=1``."""
+    if PLAIN not in sys.modules:
+        root = types.ModuleType(PLAIN, "cardenvs' kernels as plain Python (core.coldstart)")
+        root.__path__ = [str(PACKAGE)]  # the same files; cardenvs/__init__ is not run
+        root.__package__ = PLAIN
+        sys.modules[PLAIN] = root
+    disabled = config.DISABLE_JIT
+    config.DISABLE_JIT = True  # read by numba's decorators and by core's modules at import
+    try:
+        return importlib.import_module(f"{PLAIN}.{name}")
+    finally:
+        config.DISABLE_JIT = disabled
+
+
+def plain_twin(game):
+    """``game`` (a ``GameDef``) with its kernels, state layout and state readers
+    (``PLAIN_FIELDS``) taken from the plain-Python copy of its package; names, config class,
+    deck, actions and observation layout stay ``game``'s own. Made once per id and process."""
+    from ..registry import REGISTRY
+
+    with _lock:
+        twin = _twins.get(game.env_id)
+        if twin is None:
+            package = REGISTRY[game.env_id][0].removeprefix("cardenvs.")
+            plain = _plain_module(package).GAME
+            fields = {f: _quiet(getattr(plain, f)) for f in PLAIN_FIELDS if f != "step_for"}
+            if plain.step_for is not None:
+                fields["step_for"] = lambda cfg: _quiet(plain.step_for(cfg))
+            twin = dataclasses.replace(game, **fields)
+            _twins[game.env_id] = twin
+        return twin
+
+
+def _quiet(fn):
+    """``fn`` without NumPy's overflow warnings: as plain Python the kernels' uint64 arithmetic
+    (hashing, bit tricks) wraps around as the compiled code's does, but NumPy warns each time."""
+    if not isinstance(fn, types.FunctionType):
+        return fn  # the state layout, or None
+
+    @functools.wraps(fn)
+    def quiet(*args, **kwargs):
+        with np.errstate(over="ignore"):
+            return fn(*args, **kwargs)
+
+    return quiet
+
+
+class Warmup:
+    """A background process compiling one id's kernels for one config into numba's cache
+    (``python -m cardenvs.core.coldstart ID CONFIG``; see the module docstring). Pickles (and
+    deep-copies) as its key: a copy shares the process's job for that id and config."""
+
+    def __init__(self, env_id: str, config_json: str):
+        self.key = (env_id, config_json)
+        self._log = tempfile.TemporaryFile()
+        env = dict(os.environ, **{PLAIN_START_VAR: "0"})
+        path = env.get("PYTHONPATH")  # the child must import this same cardenvs
+        env["PYTHONPATH"] = str(PACKAGE.parent) + (os.pathsep + path if path else "")
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "cardenvs.core.coldstart", env_id, config_json],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+            start_new_session=True,  # a Ctrl-C of the user's program lets it finish the cache
+        )
+
+    def __reduce__(self):
+        return (_job, self.key)
+
+    def done(self) -> bool:
+        """Whether the process has ended (its kernels are in the cache if it succeeded)."""
+        return self._proc.poll() is not None
+
+    def wait(self) -> str | None:
+        """Wait for the process; None if it succeeded, else the end of what it printed."""
+        if self._proc.wait() == 0:
+            return None
+        self._log.seek(0)
+        text = self._log.read().decode(errors="replace").strip()
+        return text[-2000:] or f"exit status {self._proc.returncode}"
+
+
+def _job(env_id: str, config_json: str) -> Warmup:
+    """The process's background compile of ``env_id`` under ``config_json`` (started on the
+    first call)."""
+    with _lock:
+        job = _jobs.get((env_id, config_json))
+        if job is None:
+            job = _jobs[env_id, config_json] = Warmup(env_id, config_json)
+        return job
+
+
+def warmup_for(game, settings) -> Warmup | None:
+    """The background compile an AEC env of ``game`` under ``settings`` (its ``Config``) should
+    play plain Python through, or None when it should use the compiled kernels at once: they are
+    cached, the JIT is off, or ``CARDENVS_PLAIN_START=0``. Says once per engine and process
+    that the kernels compile in the background."""
+    if _disabled() or not _cold(game, game.step_kernel(settings.to_array())):
+        return None
+    job = _job(game.env_id, json.dumps(settings.to_dict(), sort_keys=True))
+    engine = engine_of(game)
+    if engine not in _checked:
+        _checked.add(engine)
+        say(
+            f"compiling {game.env_id} kernels in the background (first use only, "
+            f"{_about(game)}python -m cardenvs.compile compiles every game ahead); playing on "
+            "plain Python until they are ready"
+        )
+    return job
+
+
+def _disabled() -> bool:
+    return config.DISABLE_JIT or os.environ.get(PLAIN_START_VAR, "1").strip() == "0"
+
+
+def main(argv=None) -> None:
+    """``python -m cardenvs.core.coldstart ID CONFIG_JSON``: compile what ``ID`` runs under the
+    config (``cardenvs.compile.exercise``)."""
+    from ..compile import exercise
+
+    env_id, config_json = sys.argv[1:] if argv is None else argv
+    exercise(env_id, **json.loads(config_json))
+
+
+if __name__ == "__main__":
+    main()

@@ -61,10 +61,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.borrow import borrowed_step
-from cardenvs.core.game import StepKernels
-from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
-
+from {up}core.borrow import borrowed_step
+from {up}core.game import StepKernels
+from {up}core.prefetch import STEP_BLOCK, prefetch_ahead
 from .constants import PHASE_OVER
 from .layout import F_CURRENT, F_PHASE, M_EPISODE, M_KEY
 from .observe import _observe
@@ -169,7 +168,10 @@ def legal_row(s, b, cfg, out):
 
 def render(engine: str) -> str:
     """The text of ``kernels.py`` for ``engine`` (a key of ``ENGINES``)."""
-    return TEMPLATE.format(ids=ENGINES[engine])
+    # relative imports only, so that the package also imports under another name (core.coldstart's
+    # plain-Python copy)
+    up = "." * (engine.count("/") + 2)
+    return TEMPLATE.format(ids=ENGINES[engine], up=up)
 
 
 def path_of(engine: str) -> Path:

@@ -62,12 +62,13 @@ from numba import njit
 from .bitmask import popcount
 from .bytemask import fits, row_bits, select128
 from .cards import format_cards
-from .coldstart import announce
+from .coldstart import announce, plain_twin
 from .direct import entry_for
 from .game import GameDef
 from .messages import brief
 from .rng import MAX_SEED, check_seed, key_from_seed, mix64
 from .seats import check_seats
+from .state import ARRAYS, PackedState
 
 MAX_EPISODE = MAX_SEED  # the largest episode index ``options={"episode": k}`` accepts
 
@@ -231,6 +232,9 @@ class CardVectorEnv:
     """
 
     game: GameDef
+    #: True while the engine runs on the plain-Python copies of its kernels (``core.coldstart``:
+    #: an AEC env's first use on a cold cache); ``game`` is then the instance's plain twin
+    _plain: bool = False
 
     def __init__(
         self, num_envs: int = 1, seed=None, autoreset: bool = True, validate: bool = True, **config
@@ -274,7 +278,8 @@ class CardVectorEnv:
         for a copy, on its own arrays: ``__setstate__``)."""
         g = self.game
         self._step_rows = g.step_kernel(self._cfg)
-        announce(g, self._step_rows)  # a line on stderr if the kernels must compile first
+        if not self._plain:
+            announce(g, self._step_rows)  # a line on stderr if the kernels must compile first
         self._current = g.layout.field(self.state, "current")
         self._deal_no = g.layout.field(self.state, "deal_no")
         self._dealer = g.layout.field(self.state, "dealer")
@@ -298,11 +303,40 @@ class CardVectorEnv:
 
     def __getstate__(self) -> dict:
         """Pickle and deep copy: everything but the derived attributes (``_DERIVED``: views that
-        a copy must take of its own arrays, and compiled kernels, which do not pickle)."""
-        return {k: v for k, v in self.__dict__.items() if k not in _DERIVED}
+        a copy must take of its own arrays, and compiled kernels, which do not pickle) and a
+        plain engine's ``game`` (made again: ``core.coldstart.plain_twin``)."""
+        return {k: v for k, v in self.__dict__.items() if k not in _DERIVED and k != "game"}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        if self._plain:
+            self.game = plain_twin(type(self).game)
+        self._bind()
+
+    @classmethod
+    def _plain_engine(cls, *args, **kwargs):
+        """An engine on the plain-Python copies of its kernels (``core.coldstart``), which plays
+        exactly the games the compiled one plays, on a wide state, until ``_leave_plain``."""
+        self = cls.__new__(cls)
+        self._plain = True
+        self.game = plain_twin(cls.game)
+        self.__init__(*args, **kwargs)
+        self.state = PackedState(*self.state)  # this module's class, so that a copy pickles
+        self._bind()
+        return self
+
+    def _leave_plain(self) -> None:
+        """Go on with the compiled kernels (``core.coldstart``): the state in their narrow
+        arrays (the same values: checked), the class's ``GameDef`` and its kernels."""
+        if not self._plain:
+            return
+        narrow = PackedState(*(getattr(self.state, k).astype(dt) for k, dt in ARRAYS.items()))
+        for key in ARRAYS:
+            if not np.array_equal(getattr(self.state, key), getattr(narrow, key)):
+                raise RuntimeError(f"plain Python left a value out of range in state.{key}")
+        del self.game  # the class's again
+        self._plain = False
+        self.state = narrow
         self._bind()
 
     def __copy__(self):

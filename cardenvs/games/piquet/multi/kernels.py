@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.borrow import borrowed_step
-from cardenvs.core.game import StepKernels
-from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
-
+from ....core.borrow import borrowed_step
+from ....core.game import StepKernels
+from ....core.prefetch import STEP_BLOCK, prefetch_ahead
 from .constants import PHASE_OVER
 from .layout import F_CURRENT, F_PHASE, M_EPISODE, M_KEY
 from .observe import _observe
