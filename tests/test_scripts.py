@@ -180,16 +180,24 @@ def test_cold_start__times_each_id_in_an_empty_cache_and_tables_the_targets(
 
     def fake_timed(argv):
         seen.append(argv)
-        return 100.0 if "cardenvs.compile" in argv else 12.0
+        if "cardenvs.compile" in argv:
+            return {"end": 100.0}
+        return (
+            {"aec": 1.5, "aec_compiled": 30.0, "end": 31.0}
+            if "make(" in argv[-1]
+            else {"end": 12.0}
+        )
 
     monkeypatch.setattr(cold_start, "timed", fake_timed)
     out = tmp_path / "cold.json"
     report = cold_start.main(["--ids", "esel-v0", "--repeats", "2", "--out", str(out)])
     rows = {(r["what"], r["id"]): r for r in report["rows"]}
-    assert rows[("aec", "esel-v0")]["runs_s"] == [12.0, 12.0]
+    assert rows[("aec", "esel-v0")]["runs_s"] == [1.5, 1.5]
+    assert rows[("aec_compiled", "esel-v0")]["median_s"] == 30.0
     assert rows[("compile", None)]["median_s"] == 100.0
     text = capsys.readouterr().out
-    assert "| aec | esel-v0 | 12.0 | 10 | no |" in text
+    assert "| aec | esel-v0 | 1.5 | 10 | yes |" in text
+    assert "| aec_compiled | esel-v0 | 30.0 | - | - |" in text
     assert "| vector | esel-v0 | 12.0 | 20 | yes |" in text
     assert "| compile | all | 100.0 | 120 | yes |" in text
     assert json.loads(out.read_text())["rows"] == report["rows"]
@@ -200,6 +208,8 @@ def test_cold_start__each_process_gets_an_empty_numba_cache_of_its_own():
     code = (
         "import os, sys; d = os.environ['NUMBA_CACHE_DIR']; sys.exit(0 if not os.listdir(d) else 1)"
     )
-    assert cold_start.timed([sys.executable, "-c", code]) >= 0.0
+    assert cold_start.timed([sys.executable, "-c", code])["end"] >= 0.0
+    stamps = cold_start.timed([sys.executable, "-c", "import time; print('aec', time.time())"])
+    assert 0.0 <= stamps["aec"] <= stamps["end"]
     with pytest.raises(subprocess.CalledProcessError):
         cold_start.timed([sys.executable, "-c", "raise SystemExit(3)"])
