@@ -159,3 +159,37 @@ def test_house__no_abbreviated_helper_names(engine):
         text = path.read_text()
         assert not re.search(r"\b(_np|gid|lid)\b", text), path
         assert "* 13 + (" not in text, f"{path}: card-index arithmetic belongs in core.cards"
+
+
+# where numba itself may inline (``inline="always"``): each function named here, or every function
+# of a file named with "*" (core.game.GameDef: everywhere else LLVM inlines, forceinline=True)
+NUMBA_INLINED = {
+    "core/borrow.py": "*",  # borrowed views and the constant config: must be in the step itself
+    "core/kernel_template.py": {"_step_rows"},
+    "games/four_aces/rules.py": "*",  # measured faster to compile and to run that way
+    "games/four_aces/observe.py": "*",
+    "games/piquet/rules.py": {"specialise"},
+    "games/piquet/multi/rules.py": {"specialise"},
+    "games/banque/rules.py": {"specialise"},
+    "games/esel/rules.py": {"specialise"},
+}
+
+
+def test_house__rule_helpers_are_inlined_by_llvm_not_by_numba():
+    """numba's own inlining re-infers the types of the merged step: it made Banque's first
+    compile 83 s instead of 25 s (core.game.GameDef). Only the places named above use it."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        lines = path.read_text().splitlines()
+        for i, line in enumerate(lines):
+            if not (line.lstrip().startswith("@") and 'inline="always"' in line):
+                continue
+            name = next(x for x in lines[i + 1 :] if x.lstrip().startswith("def ")).split()[1]
+            name = name.split("(")[0]
+            allowed = NUMBA_INLINED.get(rel, set())
+            if rel.endswith("/kernels.py"):
+                allowed = NUMBA_INLINED["core/kernel_template.py"]  # generated from it
+            if allowed != "*" and name not in allowed:
+                found.append(f"{rel}: {name}")
+    assert not found, "numba-inlined (use forceinline=True): " + ", ".join(found)

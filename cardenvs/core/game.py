@@ -341,17 +341,20 @@ class GameDef:
     alternating runs at N = 1024, since a call between kernels passes each array as a descriptor
     of 7-9 words, and ``_apply`` another 1.07-1.26 times; leaving the smaller helpers to LLVM's
     own judgement cost 25-50%. The helpers used to be inlined by numba (``inline="always"``),
-    which copies the callee's IR into each call site before type inference: the same machine
-    code, but type inference of the merged step grew faster than its size (Banque's step kernel
+    which copies the callee's IR into each call site before type inference, and type inference
+    of the merged step grew faster than its size (Banque's step kernel
     took 68 s of the engine's 83 s first compile, against 25 s for the whole engine now;
-    ``docs/benchmarks/cold_start-2026-12-03b.md``). Either way an inlined helper is compiled
-    into every place that calls it, so a kernel calls each big helper from one place (Banque's
-    ``_apply`` calls ``_after_play`` once, not once per kind of play).
+    ``docs/benchmarks/cold_start-2026-12-03b.md``), and LLVM's inlining made the batched step
+    1-15% faster besides. Four Aces is the exception: its few small helpers are still inlined
+    by numba, which compiled its engine in 10 s instead of 15 s and stepped it 9% faster
+    (alternating runs at N = 1024). Either way an inlined helper is compiled into every place
+    that calls it, so a kernel calls each big helper from one place (Banque's ``_apply`` calls
+    ``_after_play`` once, not once per kind of play).
 
     One shared compiled loop would have to take the game's kernels as closure variables or as
     arguments, and numba's cache misses both every time in a new process (the closure's cache key
     pickles its kernels differently each time; a kernel argument costs about 25 µs a call and
-    misses too), so every process would recompile the step: 30-150 s per engine here. Hence
+    misses too), so every process would recompile the step: 10-45 s per engine here. Hence
     one template, generated into source files.
     """
 

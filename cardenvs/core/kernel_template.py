@@ -18,8 +18,8 @@ What an engine package provides to the template (its ``rules.py`` and ``observe.
 
 - ``_reset(s, b, cfg, key, episode, deck, dealer)``, ``_legal(s, b, cfg, out)``,
   ``_is_legal(s, b, cfg, a)``, ``_apply(s, b, cfg, a)``, ``_write_rewards(s, b, cfg, out)`` and
-  ``_observe(s, b, cfg, seat, out)``, the last five ``forceinline=True`` (LLVM inlines them into
-  the step, like every rule helper: ``core.game.GameDef``);
+  ``_observe(s, b, cfg, seat, out)``, the last five inlined into the step like every rule helper
+  (``forceinline=True``; numba's ``inline="always"`` in Four Aces: ``core.game.GameDef``);
 - ``specialise(cfg, value)`` (``inline="always"``, inlined by numba, so that the step kernel's
   value is a constant where the config is built): the config as the step kernel compiled for
   ``value`` reads it (``core.borrow.fixed_config`` for a seat count; the array itself for an

@@ -50,14 +50,14 @@ from .layout import (
 from .rules import _num_players
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _plane52(mask, out, off):
     """One-hot the 52 natural cards of ``mask`` into ``out[off:off+52]``."""
     x = np.int64(mask & NATURALS)
     spread(x, 52, out, off)
 
 
-@njit(cache=True, forceinline=True)  # into step_rows; the other callers: observe_row
+@njit(cache=True, inline="always")  # into step_rows; the other callers: observe_row
 def _observe(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (length OBS_DIM)."""
     P = _num_players(cfg)

@@ -86,7 +86,7 @@ from .layout import (
 from .scoring import _round_score
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _num_players(cfg):
     return cfg[C_NUM_PLAYERS]
 
@@ -182,7 +182,7 @@ def _reset(s, b, cfg, key, episode, deck, dealer):
     _start_round(s, b, cfg)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _game_over(s, b, cfg, values):
     """End the episode; the seats with the highest ``values`` win (A9)."""
     P = _num_players(cfg)
@@ -248,7 +248,7 @@ def _end_round(s, b, cfg):
     _start_round(s, b, cfg)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _end_turn(s, b, cfg):
     """The round ends when the stock is empty or at the turn cap (4, step 5; A7)."""
     P = _num_players(cfg)
@@ -270,7 +270,7 @@ def _end_turn(s, b, cfg):
 
 
 # --- legal actions, step -----------------------------------------------------------------------
-@njit(cache=True, forceinline=True)  # into step_rows; the other callers: legal_row
+@njit(cache=True, inline="always")  # into step_rows; the other callers: legal_row
 def _legal(s, b, cfg, out):
     """Write the legal-action mask of the seat to act into ``out``."""
     for i in range(NUM_ACTIONS):
@@ -291,7 +291,7 @@ def _legal(s, b, cfg, out):
         spread(x, 52, out, ACTION_DISCARD)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _is_legal(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     seat = s.f[b, F_CURRENT]
@@ -314,7 +314,7 @@ def _is_legal(s, b, cfg, a):
     return False
 
 
-@njit(cache=True, forceinline=True)  # into step_rows, its only caller
+@njit(cache=True, inline="always")  # into step_rows, its only caller
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act (4)."""
     P = _num_players(cfg)
