@@ -345,11 +345,15 @@ class GameDef:
     of the merged step grew faster than its size (Banque's step kernel
     took 68 s of the engine's 83 s first compile, against 25 s for the whole engine now;
     ``docs/benchmarks/cold_start-2026-12-03b.md``), and LLVM's inlining made the batched step
-    1-15% faster besides. Four Aces is the exception: its few small helpers are still inlined
-    by numba, which compiled its engine in 10 s instead of 15 s and stepped it 9% faster
-    (alternating runs at N = 1024). Either way an inlined helper is compiled into every place
-    that calls it, so a kernel calls each big helper from one place (Banque's ``_apply`` calls
-    ``_after_play`` once, not once per kind of play).
+    1-15% faster besides. Two exceptions are inlined by numba. ``_apply``, the step's dispatch
+    on the phase (and Piquet's ``_apply_action`` under it): a thin body over the whole game,
+    which compiled on its own would have LLVM optimise and translate the whole game once more
+    only to be inlined again (Piquet's first batched step 46 s -> 22 s, normand's 30 s -> 16 s,
+    the step as fast). And Four Aces' few small helpers, which compiled its engine in 10 s
+    instead of 15 s and stepped it 9% faster (alternating runs at N = 1024). Either way an
+    inlined helper is compiled into every place that calls it, so a kernel calls each big helper
+    from one place (Banque's ``_apply`` calls ``_after_play`` once, not once per kind of
+    play).
 
     One shared compiled loop would have to take the game's kernels as closure variables or as
     arguments, and numba's cache misses both every time in a new process (the closure's cache key

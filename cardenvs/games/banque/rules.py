@@ -516,7 +516,7 @@ def _is_legal(s, b, cfg, a):
     return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
-@njit(cache=True, forceinline=True)  # into step_rows, its only caller besides apply_row
+@njit(cache=True, inline="always")  # into step_rows, its only caller besides apply_row
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     P = _num_players(cfg)

@@ -684,7 +684,7 @@ def _is_legal(s, b, cfg, a):
     return False
 
 
-@njit(cache=True, forceinline=True)  # into step_rows, its only caller
+@njit(cache=True, inline="always")  # into step_rows, its only caller
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     P = _num_players(cfg)

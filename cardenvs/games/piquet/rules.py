@@ -522,7 +522,7 @@ def _is_legal(s, b, cfg, a):
     return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act; in an au cent partie a finished game is
     followed by the next one (only here, once the action's scoring has stopped)."""
@@ -536,7 +536,7 @@ def _apply(s, b, cfg, a):
         _next_game(s, b, cfg)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _apply_action(s, b, cfg, a):
     ph = s.f[b, F_PHASE]
     if ph == PHASE_CLAIM:

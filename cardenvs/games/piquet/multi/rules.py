@@ -663,7 +663,7 @@ def _is_legal(s, b, cfg, a):
     return action_in(s.m[b, M_LEGAL], s.m[b, M_LEGAL + 1], a, NUM_ACTIONS)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def _apply(s, b, cfg, a):
     """Apply legal action ``a`` of the seat to act."""
     if s.f[b, F_PHASE] == PHASE_EXCHANGE:
