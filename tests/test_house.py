@@ -170,10 +170,10 @@ NUMBA_INLINED = {
     "games/four_aces/observe.py": "*",
     # the step's dispatch on the phase: a thin body over the whole game, which LLVM would
     # optimise once more on its own (Piquet's first compile 46 s -> 22 s)
-    "games/piquet/rules.py": {"specialise", "_apply", "_apply_action"},
-    "games/piquet/multi/rules.py": {"specialise", "_apply"},
-    "games/banque/rules.py": {"specialise", "_apply"},
-    "games/esel/rules.py": {"specialise", "_apply"},
+    "games/piquet/rules.py": {"specialise", "general", "_apply", "_apply_action"},
+    "games/piquet/multi/rules.py": {"specialise", "general", "_apply"},
+    "games/banque/rules.py": {"specialise", "general", "_apply"},
+    "games/esel/rules.py": {"specialise", "general", "_apply"},
 }
 
 

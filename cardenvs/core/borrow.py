@@ -126,6 +126,12 @@ if config.DISABLE_JIT:
             raise ValueError("this step kernel was compiled for another value of the config")
         return tuple(cfg.tolist())
 
+    def config_tuple(cfg, n):
+        """The config's ``n`` values as a tuple, without the JIT."""
+        if cfg.shape[0] != n:
+            raise ValueError("the config vector has the wrong length for this game")
+        return tuple(cfg.tolist())
+
 else:
 
     @njit(cache=True, inline="always")
@@ -169,3 +175,13 @@ else:
         if cfg[index] != value:
             raise ValueError("this step kernel was compiled for another value of the config")
         return _as_tuple(cfg, n, index, value)
+
+    @njit(cache=True, inline="always")
+    def config_tuple(cfg, n):
+        """The config vector as a tuple of its ``n`` values, every one read from the array: the
+        type ``fixed_config`` gives a step kernel, for the kernels that are not one (resets,
+        masks and observations outside the step), so that the helpers they share with the step
+        compile once, for one type."""
+        if cfg.shape[0] != n:
+            raise ValueError("the config vector has the wrong length for this game")
+        return _as_tuple(cfg, n, -1, 0)

@@ -76,6 +76,7 @@ from .rules import (
     _legal,
     _reset,
     _write_rewards,
+    general,
     specialise,
 )
 
@@ -87,7 +88,7 @@ def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
     """Start a game in each row of ``rows``; write its first observation and mask."""
     for i in range(rows.shape[0]):
         b = rows[i]
-        _reset(s, b, cfg, keys[b], episodes[b], decks[b], dealers[b])
+        _reset(s, b, general(cfg), keys[b], episodes[b], decks[b], dealers[b])
         legal_row(s, b, cfg, mask[b])
         observe_row(s, b, cfg, s.f[b, F_CURRENT], obs[b])
 
@@ -155,14 +156,14 @@ def observe_rows(s, cfg, seats, out):
 def observe_row(s, b, cfg, seat, out):
     """Write ``seat``'s observation of row ``b`` into ``out`` (``_observe`` as a call of its own,
     so that the resets and ``observe_rows`` share one compiled copy of it)."""
-    _observe(s, b, cfg, seat, out)
+    _observe(s, b, general(cfg), seat, out)
 
 
 @njit(cache=True)
 def legal_row(s, b, cfg, out):
     """Write the legal-action mask of row ``b`` into ``out`` (``_legal`` as a call of its own:
     resets and search on state copies)."""
-    _legal(s, b, cfg, out)
+    _legal(s, b, general(cfg), out)
 '''
 
 

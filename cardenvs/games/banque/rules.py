@@ -33,7 +33,7 @@ from numba import njit
 
 from ...core import rng
 from ...core.bitmask import action_in, bit, dense_suits, lowest, spread
-from ...core.borrow import fixed_config
+from ...core.borrow import config_tuple, fixed_config
 from ...core.game import EPISODE_GAME, REWARD_WIN
 from ...core.seats import seat_mod
 from .beating import (
@@ -616,3 +616,11 @@ def specialise(cfg, players):
     array; the same outputs, hashed over 600 steps of 512 rows and 400 steps for the other
     counts."""
     return fixed_config(cfg, CONFIG_SIZE, C_NUM_PLAYERS, players)
+
+
+@njit(cache=True, inline="always")
+def general(cfg):
+    """The config as the kernels other than the step read it: a tuple of the type ``specialise``
+    gives, every value read from the array (``core.borrow.config_tuple``), so that the helpers
+    both call compile once."""
+    return config_tuple(cfg, CONFIG_SIZE)

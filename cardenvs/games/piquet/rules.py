@@ -581,3 +581,9 @@ STEP_OPTION = None
 def specialise(cfg, value):
     """The config as the step kernel reads it: the array itself (one kernel for every config)."""
     return cfg
+
+
+@njit(cache=True, inline="always")
+def general(cfg):
+    """The config as the kernels other than the step read it: the array, as the step does."""
+    return cfg

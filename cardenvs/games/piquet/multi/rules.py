@@ -30,6 +30,7 @@ from numba import njit
 
 from ....core import rng
 from ....core.bitmask import action_in, bit, spread
+from ....core.borrow import config_tuple
 from ....core.game import EPISODE_DEAL, REWARD_WIN
 from ....core.seats import at, seat_mod
 from ..cards import _from_suit_bits, _local32, _suit_bits, card_of
@@ -714,6 +715,14 @@ def specialise(cfg, mode):
             raise ValueError("this step kernel needs a partnership Piquet config")
         raise ValueError("this step kernel needs a Piquet normand config (NormandConfig)")
     return (cfg[0], cfg[1], mode, seats, hand, cfg[5], cfg[6], cfg[7], cfg[8], cfg[9])
+
+
+@njit(cache=True, inline="always")
+def general(cfg):
+    """The config as the kernels other than the step read it: a tuple of the type ``specialise``
+    gives, every value read from the array (``core.borrow.config_tuple``), so that the helpers
+    both call compile once."""
+    return config_tuple(cfg, CONFIG_SIZE)
 
 
 @njit(cache=True)
