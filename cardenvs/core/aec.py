@@ -231,7 +231,8 @@ class CardAECEnv(AECEnv):
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped out; call reset()")
-        self._poll_warmup()
+        if self._warmup is not None:  # a cold cache: plain Python until the kernels compile
+            self._poll_warmup()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
