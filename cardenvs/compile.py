@@ -2,7 +2,7 @@
 
 numba compiles a kernel on its first call and, since every kernel here is ``cache=True``, saves
 the machine code in ``__pycache__`` next to the source; a later process loads it in well under a
-second. A fresh install pays the compilation once, 30-150 s per engine on one core. This command
+second. A fresh install pays the compilation once, 10-25 s per engine on one core. This command
 pays it up front, one engine per process and ``--jobs`` processes at a time, so on a machine with
 several cores the wait is shorter than when the first env of each game compiles its engine in
 turn (``make test`` runs it before pytest, with one job per core):
@@ -174,7 +174,7 @@ def _run(todo: list[tuple[list[str], dict]], jobs: int, log) -> dict[str, float]
     clear_stale_cache(log=log)
     log(
         f"compiling (or loading) {len(todo)} kernel sets, {jobs} at a time: a cold cache takes "
-        "about half a minute to two minutes per engine on a 2-core machine"
+        "10-30 s per engine on a 2-core machine, about a minute for everything"
     )
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
         futures = [pool.submit(_compile_task, task) for task in todo]

@@ -189,3 +189,15 @@ def test_plain_start__an_empty_cache_plays_at_once_and_compiles_in_the_backgroun
         )
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0", "banque-v0", "four_aces-v0"])
+def test_plain_start__renders_what_the_compiled_env_renders(env_id):
+    compiled = cardenvs.make(env_id, render_mode="ansi")
+    env = plain_env(env_id, FakeJob(after=10**9))
+    env.render_mode = "ansi"
+    texts = []
+    for e in (compiled, env):
+        play(e, 2, 12)
+        texts.append(e.render())
+    assert env._engine._plain and texts[0] == texts[1]

@@ -6,6 +6,7 @@ import importlib
 import json
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -213,3 +214,34 @@ def test_cold_start__each_process_gets_an_empty_numba_cache_of_its_own():
     assert 0.0 <= stamps["aec"] <= stamps["end"]
     with pytest.raises(subprocess.CalledProcessError):
         cold_start.timed([sys.executable, "-c", "raise SystemExit(3)"])
+
+
+def test_compile_profile__splits_nested_compiles_into_own_and_total_seconds(monkeypatch):
+    from benchmarks import compile_profile
+
+    clock = iter([0.0, 1.0, 1.5, 3.5, 4.0, 6.0])  # outer starts, inner starts, llvm, ... ends
+    monkeypatch.setattr(compile_profile.time, "perf_counter", lambda: next(clock))
+
+    def ev(kind, name=None):
+        func = types.SimpleNamespace(__module__="m", __qualname__=name)
+        return types.SimpleNamespace(
+            kind=kind, data={"dispatcher": types.SimpleNamespace(py_func=func)}
+        )
+
+    times = compile_profile.CompileTimes()
+    times.on_start(ev("numba:compile", "outer"))  # 0.0
+    times.on_start(ev("numba:compile", "inner"))  # 1.0
+    times.on_start(ev("numba:llvm_lock"))  # 1.5
+    times.on_end(ev("numba:llvm_lock"))  # 3.5: 2 s of LLVM in inner
+    times.on_end(ev("numba:compile", "inner"))  # 4.0: inner 3 s
+    times.on_end(ev("numba:compile", "outer"))  # 6.0: outer 6 s, 3 s its own
+    assert times.rows == [("m.inner", 3.0, 3.0, 2.0), ("m.outer", 3.0, 6.0, 0.0)]
+    assert times.table(1).splitlines()[1].split() == ["3.00", "3.00", "2.00", "m.inner"]
+
+
+def test_compile_profile__reports_the_first_step_of_an_id():
+    from benchmarks import compile_profile
+
+    report = compile_profile.main(["four_aces-v0", "--top", "3"])
+    assert report.startswith("four_aces-v0: first batched step ")
+    assert "excl s   incl s   llvm s  function" in report

@@ -30,17 +30,15 @@ from .rules import (
     specialise,
 )
 
-_NO_DECK = np.full(1, -1, np.int8)
-
 
 @njit(cache=True)
 def reset_rows(s, cfg, rows, keys, episodes, decks, dealers, obs, mask):
     """Start a game in each row of ``rows``; write its first observation and mask."""
     for i in range(rows.shape[0]):
         b = rows[i]
-        _reset(s, b, general(cfg), keys[b], episodes[b], decks[b], dealers[b])
+        _reset(s, b, general(cfg), keys[b], episodes[b], decks[b], np.int64(dealers[b]))
         legal_row(s, b, cfg, mask[b])
-        observe_row(s, b, cfg, s.f[b, F_CURRENT], obs[b])
+        observe_row(s, b, cfg, np.int64(s.f[b, F_CURRENT]), obs[b])
 
 
 @njit(cache=True, inline="always")
@@ -51,6 +49,9 @@ def _step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
     A row whose game is over (without autoreset) or whose action is illegal is left unchanged.
     """
     n = actions.shape[0]
+    # "no deck: shuffle" for autoreset, typed as the resets' decks, so that _reset (and all it
+    # calls) compiles for one signature
+    no_deck = np.full(1, -1, np.int8)
     for lo in range(0, n, STEP_BLOCK):  # a block's state stays in cache for its passes
         hi = min(lo + STEP_BLOCK, n)
         for b in range(lo, hi):
@@ -66,15 +67,16 @@ def _step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
                 terminated[b] = True
                 _write_rewards(s, b, cfg, rewards[b])
                 if autoreset:
-                    _reset(s, b, cfg, s.m[b, M_KEY], s.m[b, M_EPISODE] + np.uint64(1), _NO_DECK, -1)
+                    episode = s.m[b, M_EPISODE] + np.uint64(1)
+                    _reset(s, b, cfg, s.m[b, M_KEY], episode, no_deck, np.int64(-1))
         # the masks and the observations in passes of their own over the rows: each pass keeps
         # one kernel hot (Banque 15% faster than doing everything row by row, the others level)
         for b in range(lo, hi):
             _legal(s, b, cfg, mask[b])
         for b in range(lo, hi):
             prefetch_ahead(obs, b)  # big batches: fetch a later row while this one is written
-            cur = s.f[b, F_CURRENT]
-            _observe(s, b, cfg, cur if cur >= 0 else 0, obs[b])
+            cur = np.int64(s.f[b, F_CURRENT])
+            _observe(s, b, cfg, cur if cur >= 0 else np.int64(0), obs[b])
 
 
 def _step_kernel(value):
