@@ -23,10 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from numba.core import event
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class CompileTimes:
+class CompileTimes(event.Listener):
     """A numba event listener: one row per compile (name, seconds with and without the compiles
     it started, seconds of LLVM work under it)."""
 
@@ -67,8 +69,6 @@ class CompileTimes:
 def profile(env_id: str, top: int) -> str:
     """The report of ``env_id``'s first batched step in this process (see the module
     docstring)."""
-    from numba.core import event
-
     import cardenvs
     from cardenvs.core.vector import RandomLegal
 
@@ -86,7 +86,8 @@ def profile(env_id: str, top: int) -> str:
         times.table(top),
     ]
     for cres in venv._step_rows.overloads.values():
-        for pipeline, passes in cres.metadata.get("pipeline_times", {}).items():
+        # (no metadata when the kernel came from the cache)
+        for pipeline, passes in (cres.metadata or {}).get("pipeline_times", {}).items():
             slowest = sorted(
                 ((v.run, k.split("_", 1)[-1]) for k, v in passes.items()), reverse=True
             )

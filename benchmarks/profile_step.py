@@ -118,7 +118,7 @@ def _play_kernel(rules, prep):
     ``scratch``'s few rows, which stay in L1: the computing and the stores without the batch's
     rows to fetch."""
     phase, over, current = rules.F_PHASE, rules.PHASE_OVER, rules.F_CURRENT
-    key, episode, no_deck = rules.M_KEY, rules.M_EPISODE, rules._NO_DECK
+    key, episode = rules.M_KEY, rules.M_EPISODE
     is_legal, apply_, write_rewards = rules._is_legal, rules._apply, rules._write_rewards
     reset, legal_, observe_ = rules._reset, rules._legal, rules._observe
 
@@ -128,6 +128,7 @@ def _play_kernel(rules, prep):
         scratch = borrowed(scratch)
         cfg = prep(cfg)
         n = actions.shape[0]
+        no_deck = np.full(1, -1, np.int8)  # as kernels.step_rows
         for lo in range(0, n, STEP_BLOCK):
             hi = min(lo + STEP_BLOCK, n)
             for b in range(lo, hi):
@@ -143,7 +144,8 @@ def _play_kernel(rules, prep):
                     terminated[b] = True
                     write_rewards(s, b, cfg, rewards[b])
                     if autoreset:
-                        reset(s, b, cfg, s.m[b, key], s.m[b, episode] + np.uint64(1), no_deck, -1)
+                        nxt = s.m[b, episode] + np.uint64(1)
+                        reset(s, b, cfg, s.m[b, key], nxt, no_deck, np.int64(-1))
             for b in range(lo, hi):
                 legal_(s, b, cfg, mask[b])
             if mode == OBSERVE_OFF:
