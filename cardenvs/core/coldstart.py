@@ -2,7 +2,7 @@
 
 numba compiles a kernel on its first call and keeps the machine code in ``__pycache__``
 (``cache=True``); a later process loads it in well under a second. The first use of a game after
-an install (or after its sources changed) therefore waits for the compiler: 10-45 s per engine
+an install (or after its sources changed) therefore waits for the compiler: 10-30 s per engine
 on a 2-core machine (``COMPILE_SECONDS``; ``benchmarks.cold_start`` measures it).
 
 Batched engines (``cardenvs.make_vector``) compile on their first call, as before, and say so
@@ -51,12 +51,11 @@ import numpy as np
 from numba import config
 
 #: seconds from ``import cardenvs`` to the first batched step with an empty cache, one process
-#: alone on the 2-core reference machine (``benchmarks.cold_start``, 2026-12-03, kernels inlined
-#: by LLVM); an AEC env's first step is immediate (plain Python) and its background compile
-#: takes about as long
+#: alone on the 2-core reference machine (``benchmarks.cold_start``, 2026-12-03, rounded up); an
+#: AEC env's first step is immediate (plain Python) and its background compile about as long
 COMPILE_SECONDS = {
-    "cardenvs.games.piquet": 45,
-    "cardenvs.games.piquet.multi": 30,
+    "cardenvs.games.piquet": 30,
+    "cardenvs.games.piquet.multi": 25,
     "cardenvs.games.banque": 30,
     "cardenvs.games.esel": 15,
     "cardenvs.games.four_aces": 15,
