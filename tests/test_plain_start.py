@@ -201,3 +201,20 @@ def test_plain_start__renders_what_the_compiled_env_renders(env_id):
         play(e, 2, 12)
         texts.append(e.render())
     assert env._engine._plain and texts[0] == texts[1]
+
+
+@pytest.mark.parametrize("broken", ["plain_twin", "_job"])
+def test_plain_start__falls_back_to_compiling_when_it_cannot_start(broken, monkeypatch, caplog):
+    """No plain copy (an import failing) or no background process (no interpreter to start):
+    a warning, and the env compiles in the foreground instead of failing."""
+
+    def fail(*args):
+        raise OSError("no such interpreter")
+
+    monkeypatch.setattr(coldstart, broken, fail)
+    monkeypatch.setattr(coldstart, "_cold", lambda game, kernel: True)
+    game = cardenvs.game_info("esel-v0")
+    with caplog.at_level(logging.WARNING, logger="cardenvs"):
+        assert coldstart.warmup_for(game, cardenvs.make("esel-v0").config) is None
+    assert "cannot play esel-v0 on plain Python" in caplog.text
+    assert "OSError: no such interpreter" in caplog.text

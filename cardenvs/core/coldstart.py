@@ -254,10 +254,22 @@ def warmup_for(game, settings) -> Warmup | None:
     """The background compile an AEC env of ``game`` under ``settings`` (its ``Config``) should
     play plain Python through, or None when it should use the compiled kernels at once: they are
     cached, the JIT is off, or ``CARDENVS_PLAIN_START=0``. Says once per engine and process
-    that the kernels compile in the background."""
+    that the kernels compile in the background. Where the plain-Python copy cannot be made or
+    the background process cannot start, logs a warning and returns None: the env compiles in
+    the foreground, as before."""
     if _disabled() or not _cold(game, game.step_kernel(settings.to_array())):
         return None
-    job = _job(game.env_id, json.dumps(settings.to_dict(), sort_keys=True))
+    try:
+        plain_twin(game)  # made now, so that an env that cannot have it compiles instead
+        job = _job(game.env_id, json.dumps(settings.to_dict(), sort_keys=True))
+    except Exception as e:  # noqa: BLE001 - any failure here only costs the early start
+        LOG.warning(
+            "cannot play %s on plain Python while it compiles (%s: %s); compiling it now",
+            game.env_id,
+            type(e).__name__,
+            e,
+        )
+        return None
     engine = engine_of(game)
     if engine not in _checked:
         _checked.add(engine)
