@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .core import coldstart
 from .core.game import StepKernels
 from .registry import GAMES, lookup
 
@@ -77,8 +78,8 @@ def clear_stale_cache(root: Path | None = None, log=print) -> int:
 
 
 def engine_of(env_id: str) -> str:
-    """The module of the kernels ``env_id`` runs on (ids on the same engine share it)."""
-    return lookup(env_id)[0].reset_rows.py_func.__module__
+    """The engine package ``env_id`` runs on (ids on the same engine share it)."""
+    return coldstart.engine_of(lookup(env_id)[0])
 
 
 def variants(env_id: str) -> list[dict]:

@@ -259,7 +259,8 @@ class CardVectorEnv:
         n = self.num_envs
         if seed is not None:
             check_seed(seed, rows=n)  # a bad seed fails here, not at the first reset()
-        self.state = g.layout.new(n)
+        self.state = PackedState(*g.layout.new(n))  # this module's class (a plain twin's
+        # layout makes its copy's), so that an engine pickles in any process
         self._obs = np.zeros((n, g.obs_dim), np.float32)
         self._mask = np.zeros((n, g.num_actions), np.int8)
         self._rewards = np.zeros((n, self.num_seats), np.float32)
@@ -321,8 +322,6 @@ class CardVectorEnv:
         self._plain = True
         self.game = plain_twin(cls.game)
         self.__init__(*args, **kwargs)
-        self.state = PackedState(*self.state)  # this module's class, so that a copy pickles
-        self._bind()
         return self
 
     def _leave_plain(self) -> None:
