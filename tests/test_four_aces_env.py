@@ -321,6 +321,11 @@ def test_four_aces__observations_inside_their_space(seed, action_seed, config):
 @SETTINGS
 @example(seed=2, action_seed=0, config={"num_players": 3, "reward": "score", "episode": "deal"})
 @example(seed=2, action_seed=0, config={"num_players": 5, "reward": "win", "max_rounds": 2})
+@example(  # a four-aces win under "score" (row 1)
+    seed=1761,
+    action_seed=100,
+    config={"num_players": 4, "reward": "score", "allow_discard_draw": False, "max_rounds": 1},
+)
 @given(seed=seeds, action_seed=seeds, config=configs)
 def test_four_aces__rewards_zero_sum_and_match_the_reward_table(seed, action_seed, config):
     n = 8
@@ -345,7 +350,14 @@ def test_four_aces__rewards_zero_sum_and_match_the_reward_table(seed, action_see
         totals = [int(x) for x in L.field(s, "total")[b, :P]]
         last = [int(x) for x in L.field(s, "last_points")[b, :P]]
         winners = [int(x) for x in L.field(s, "winners")[b, :P]]
-        if cfg.reward == "score":
+        w = int(L.field(s, "winner")[b])
+        aces = int(K.ACES)
+        hands = (int(L.field(s, "hidden")[b, w]), int(L.field(s, "exposed")[b, w]))
+        if cfg.reward == "score" and w >= 0 and any(h & aces == aces for h in hands):
+            # four aces in one hand end the game before any scoring: +target against the others'
+            # shared -target (the rules page, section 8)
+            expected = [cfg.target if p == w else -cfg.target / (P - 1) for p in range(P)]
+        elif cfg.reward == "score":
             src = last if cfg.episode == "deal" else totals
             expected = [v - np.mean(src) for v in src]
         else:
