@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 import cardenvs
+from cardenvs.policy import check_batch as _check_batch
 
 
 @runtime_checkable
@@ -25,20 +26,6 @@ class Agent(Protocol):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
-
-
-def _check_batch(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    obs = np.asarray(observations)
-    m = np.asarray(masks)
-    if obs.ndim != 2 or m.ndim != 2 or obs.shape[0] != m.shape[0]:
-        raise ValueError(
-            f"act_batch needs observations (N, obs_dim) and masks (N, num_actions) with the same "
-            f"N; got {obs.shape} and {m.shape}"
-        )
-    if not m.any(axis=1).all():
-        bad = int(np.flatnonzero(~m.any(axis=1))[0])
-        raise ValueError(f"row {bad} has no legal action (is its game over?)")
-    return obs, m.astype(bool)
 
 
 class RandomAgent:

@@ -1,0 +1,122 @@
+"""Package trained models into the zoo (``cardenvs/zoo/models/<setting>.npz``).
+
+    python -m train.table --jobs 2                # train every setting (models in runs/table)
+    python -m train.zoo                           # package every setting's model
+    python -m train.zoo --only esel-v0_2p --runs runs/table
+
+For each setting of ``train/table.py`` (a game id, or two-player Banque and Esel), the run's
+final model (``<runs>/<setting>/model.npz``) is copied into the zoo with a ``zoo`` block added to
+its header: the setting's name, the config the model plays (``play_config``: ``num_players``
+where the game has a choice), and its ``evaluation``: the trainer's last evaluation of the final
+model (whole games against random and the heuristic, the model alone in each seat or as a side,
+95% Wilson intervals, from the run's ``eval.csv``) and the ISMCTS result where the run has one
+(``ismcts.json``). The training command, commit and learner decisions are already in the header
+(``train/ppo.py`` writes them). The model is checked against the installed game first, and the
+packaged file must load through ``cardenvs.zoo`` before it is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+import cardenvs
+import cardenvs.zoo
+from cardenvs.policy import NumpyPolicy
+from train.table import RUNS, SETTINGS
+
+MAX_BYTES = 2_000_000  # a zoo model stays well under 2 MB (package data)
+
+
+def final_evaluation(run: Path) -> dict:
+    """The trainer's last evaluation in ``run/eval.csv`` (one row per opponent at the last
+    ``timesteps``), and ``run/ismcts.json`` where there is one."""
+    path = run / "eval.csv"
+    if not path.is_file():
+        raise ValueError(f"{path} is missing: the run has no evaluation")
+    rows = list(csv.DictReader(path.open()))
+    if not rows:
+        raise ValueError(f"{path} has no rows")
+    last = max(int(r["timesteps"]) for r in rows)
+    out = {}
+    for r in rows:
+        if int(r["timesteps"]) == last:
+            out[r["opponent"]] = {
+                "games": int(r["games"]),
+                "win_rate": float(r["win_rate"]),
+                "ci95": [float(r["ci_low"]), float(r["ci_high"])],
+                "baseline": float(r["baseline"]),
+                "mean_return": float(r["mean_return"]),
+                "episode": "game",
+            }
+    ismcts = run / "ismcts.json"
+    if ismcts.is_file():
+        for r in json.loads(ismcts.read_text())["results"]:
+            out[f"{r['opponent']}"] = {
+                "games": int(r["games"]),
+                "win_rate": float(r["win_rate"]),
+                "ci95": [float(r["ci_low"]), float(r["ci_high"])],
+                "baseline": float(r["baseline"]),
+                "mean_return": float(r["mean_return"]),
+                "episode": "deal",
+            }
+    out["learner_decisions"] = last
+    return out
+
+
+def package(name: str, runs: Path, models: Path) -> Path:
+    """Copy setting ``name``'s model from ``runs`` into ``models`` with its ``zoo`` block."""
+    if name not in SETTINGS:
+        raise ValueError(f"unknown setting {name!r}; settings: {list(SETTINGS)}")
+    env_id, override = SETTINGS[name]
+    run = runs / name
+    policy = NumpyPolicy.load(run / "model.npz")
+    policy.check(env_id)
+    game = cardenvs.game_info(env_id)
+    fields = {f.name for f in game.config_cls.kernel_fields()}
+    play = {"num_players": override["num_players"]} if "num_players" in override else {}
+    if "num_players" in fields and not play:
+        play = {"num_players": cardenvs.zoo._num_players(env_id, {})}
+    policy.header["zoo"] = {
+        "name": name,
+        "play_config": play,
+        "evaluation": final_evaluation(run),
+    }
+    models.mkdir(parents=True, exist_ok=True)
+    out = models / f"{name}.npz"
+    policy.save(out)
+    size = out.stat().st_size
+    if size > MAX_BYTES:
+        out.unlink()
+        raise ValueError(f"{name}: the model is {size:,} bytes, over the zoo's {MAX_BYTES:,}")
+    cardenvs.zoo._read_header.cache_clear()
+    agent = cardenvs.zoo.load(env_id, directory=models, **play)
+    if agent.model.path != out:
+        raise ValueError(f"{name}: cardenvs.zoo.load picks {agent.model.path}, not {out}")
+    return out
+
+
+def main(argv=None) -> list[Path]:
+    p = argparse.ArgumentParser(prog="python -m train.zoo", description=__doc__.split("\n")[0])
+    p.add_argument("--only", nargs="+", choices=list(SETTINGS), help="these settings only")
+    p.add_argument("--runs", default=str(RUNS), help="where train.table's runs are")
+    p.add_argument("--models", default=str(cardenvs.zoo.MODELS), help="the zoo's folder")
+    a = p.parse_args(argv)
+    done = []
+    for name in a.only or list(SETTINGS):
+        try:
+            path = package(name, Path(a.runs), Path(a.models))
+        except (OSError, ValueError) as e:
+            sys.exit(f"{name}: {e}")
+        ev = NumpyPolicy.load(path).header["zoo"]["evaluation"]
+        line = ", ".join(f"{k} {v['win_rate']:.3f}" for k, v in ev.items() if isinstance(v, dict))
+        print(f"{path} ({path.stat().st_size:,} bytes): {line}")
+        done.append(path)
+    return done
+
+
+if __name__ == "__main__":
+    main()
