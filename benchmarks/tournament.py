@@ -53,10 +53,12 @@ def make_agent(
     rollout: str = "random",
     time_limit: float | None = None,
     batch: int = 16,
+    config: dict | None = None,
 ):
     """An agent by kind name for ``env_id``; ``ppo:<path>`` loads a policy saved by
     ``train/ppo.py`` (``.npz``) or ``train/sb3_ppo.py`` (``.zip``):
-    ``agents.policy.PolicyAgent``."""
+    ``agents.policy.PolicyAgent``; ``zoo`` is the pretrained model of ``env_id`` with
+    ``config`` (the options that select it, e.g. ``{"num_players": 2}``): ``cardenvs.zoo.load``."""
     if kind.startswith("ppo:"):
         from agents.policy import PolicyAgent
 
@@ -74,7 +76,11 @@ def make_agent(
             batch=batch,
             seed=seed,
         )
-    raise ValueError(f"unknown agent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
+    if kind == "zoo":
+        import cardenvs.zoo
+
+        return cardenvs.zoo.load(env_id, seed=seed, **(config or {}))
+    raise ValueError(f"unknown agent {kind!r}; available: {[*AGENTS, 'zoo']} or ppo:<model path>")
 
 
 def arrangements(num_seats: int) -> list[tuple[int, ...]]:
@@ -189,19 +195,32 @@ def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, min(p, c - h)), min(1.0, max(p, c + h))
 
 
-def bradley_terry(wins: np.ndarray, iters: int = 500) -> np.ndarray:
-    """Strengths from a pairwise win matrix ``wins[i, j]`` (i beat j), by the MM algorithm;
-    returned on the Elo scale with agent 0 at 0."""
-    k = wins.shape[0]
-    p = np.ones(k)
-    games = wins + wins.T
+def bradley_terry(wins: np.ndarray, iters: int = 2000, tol: float = 1e-10) -> np.ndarray:
+    """Strengths from a pairwise win matrix ``wins[i, j]`` (i beat j; fractions allowed), or from
+    a stack of them ``(B, k, k)`` fitted all at once (a bootstrap), by Hunter's MM algorithm
+    (every strength updated together, until no log-strength moves by more than ``tol``);
+    returned on the Elo scale with agent 0 at 0, ``(k,)`` or ``(B, k)``. An agent without a win
+    gets a strength of 1e-9 wins' worth (its MLE is -infinity); one without games keeps 1."""
+    w = np.asarray(wins, float)
+    single = w.ndim == 2
+    if single:
+        w = w[None]
+    k = w.shape[1]
+    games = w + w.swapaxes(1, 2)
+    games[:, np.arange(k), np.arange(k)] = 0.0
+    num = np.maximum(w.sum(axis=2) - w[:, np.arange(k), np.arange(k)], 1e-9)
+    log_p = np.zeros(w.shape[:2])
     for _ in range(iters):
-        for i in range(k):
-            den = sum(games[i, j] / (p[i] + p[j]) for j in range(k) if j != i and games[i, j])
-            num = wins[i].sum()
-            p[i] = max(num, 1e-9) / den if den else p[i]
-        p /= np.exp(np.mean(np.log(p)))
-    return 400.0 * np.log10(p / p[0])
+        p = np.exp(log_p)
+        den = (games / (p[:, :, None] + p[:, None, :])).sum(axis=2)
+        new = np.where(den > 0, np.log(num) - np.log(np.where(den > 0, den, 1.0)), log_p)
+        new -= new.mean(axis=1, keepdims=True)
+        moved = np.abs(new - log_p).max() if new.size else 0.0
+        log_p = new
+        if moved < tol:
+            break
+    ratings = 400.0 / np.log(10.0) * (log_p - log_p[:, :1])
+    return ratings[0] if single else ratings
 
 
 def run(
