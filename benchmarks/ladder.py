@@ -1,0 +1,464 @@
+"""The strength ladder: per training setting, a round robin between random play, the heuristic,
+ISMCTS at two budgets and the zoo's pretrained model, rated by Bradley–Terry with bootstrap
+intervals.
+
+    python -m benchmarks.ladder                                  # every setting, default agents
+    python -m benchmarks.ladder --settings piquet-v0 banque-v0_2p --n 200 --n-search 20
+    python -m benchmarks.ladder --settings esel-v0 --agents random heuristic ismcts@100 \\
+        ppo:runs/table/esel-v0/model.npz                         # a model in place of the zoo's
+
+Settings are ``train.table.SETTINGS`` (name -> game id and config override, e.g.
+``banque-v0_2p`` is ``banque-v0`` with ``{"num_players": 2}``). Agents: ``random``,
+``heuristic``, ``ismcts@<iterations>`` (heuristic roll-outs; plain ``ismcts`` means every budget
+of ``--ismcts``), ``zoo`` (``cardenvs.zoo.load(game, **config)``, the setting's config without
+``episode`` and ``reward``) and ``ppo:<model path>``; the default is ``random heuristic
+ismcts@100 ismcts@400 zoo``. A setting the zoo has no model for is an error unless ``--agents``
+leaves ``zoo`` out.
+
+Method. A match is one deal (``--episode deal``; ``--episode game`` plays whole games) with the
+setting's config and ``reward="win"``. Every pair of agents plays ``--n`` games for every seating
+that uses both (``benchmarks.tournament.arrangements``: with P seats, every assignment of the
+two agents to the seats), or ``--n-search`` games where one of them is an ISMCTS agent (about
+0.1-0.5 s a decision). A game's outcome for the pair is the one of ``tournament.run``, seat
+against seat (a seat with a larger share of the win beats the other, equal shares draw), averaged
+over the pair's seat pairs, so each game is worth one point split between the two agents and two
+equal agents expect half in every seating. Bradley–Terry strengths are fitted to the pairwise
+totals (``tournament.bradley_terry``) and given on the Elo scale with ``random`` at 0. The 95%
+interval resamples the games of each pair (with replacement, ``--bootstrap`` times), refits, and
+takes the 2.5 and 97.5 percentiles; where the fit itself lies outside them (a lopsided bootstrap
+distribution, with very few games) the interval is widened to include it, and the raw
+percentiles are kept in the JSON. Each pair's head-to-head win rate has a 95% Wilson interval;
+decisions/s is each agent's decisions per second of its own time.
+
+Writes, per setting, ``<out>/<setting>.json`` (everything: config, agents, ratings, pairs;
+timings only under ``"timings"``, so one ``--seed`` gives the same file apart from them),
+``<out>/<setting>.md`` (ratings table and pair matrix) and ``<out>/<setting>.png`` (ratings with
+their intervals; matplotlib, skipped with a note when it is missing), and ``<out>/summary.md``:
+one line per setting found in ``<out>``, each agent's rating with its interval. ``--out``
+defaults to ``docs/ladder``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import cardenvs
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.tournament import (  # noqa: E402
+    arrangements,
+    bradley_terry,
+    make_agent,
+    play_games,
+    wilson,
+    win_shares,
+)
+from train.table import SETTINGS  # noqa: E402
+
+OUT = ROOT / "docs" / "ladder"
+ISMCTS_BUDGETS = (100, 400)
+ROLLOUT = "heuristic"
+EPISODES = ("deal", "game")
+PLAIN = ("random", "heuristic", "zoo")
+MODEL_OPTIONS = ("episode", "reward")  # options that do not select a zoo model
+
+
+def default_agents(budgets) -> list[str]:
+    return ["random", "heuristic", *[f"ismcts@{b}" for b in budgets], "zoo"]
+
+
+def expand_agents(kinds, budgets) -> list[str]:
+    """``kinds`` with a plain ``ismcts`` replaced by ``ismcts@<b>`` for every budget; a
+    ``ValueError`` naming an unknown kind, a bad budget or a repeated agent."""
+    out = []
+    for kind in kinds:
+        if kind == "ismcts":
+            out += [f"ismcts@{b}" for b in budgets]
+        elif kind in PLAIN or kind.startswith("ppo:"):
+            out.append(kind)
+        elif kind.startswith("ismcts@"):
+            if not re.fullmatch(r"[1-9][0-9]*", kind[7:]):
+                raise ValueError(f"agent {kind!r}: the ISMCTS budget must be an integer >= 1")
+            out.append(kind)
+        else:
+            raise ValueError(
+                f"unknown agent {kind!r}; available: random, heuristic, ismcts@<iterations>, "
+                "ismcts (every --ismcts budget), zoo, ppo:<model path>"
+            )
+    repeated = sorted({k for k in out if out.count(k) > 1})
+    if repeated:
+        raise ValueError(f"agents listed more than once: {repeated}")
+    if "random" not in out:
+        raise ValueError("the ladder needs 'random' among the agents: ratings are relative to it")
+    if len(out) < 2:
+        raise ValueError("the ladder needs at least two agents")
+    return out
+
+
+def game_config(setting: str, episode: str) -> dict:
+    """The config the ladder plays ``setting`` with: its override, one ``episode``, wins."""
+    return {**SETTINGS[setting][1], "episode": episode, "reward": "win"}
+
+
+def zoo_config(setting: str) -> dict:
+    """The options that select ``setting``'s zoo model (its override less episode and reward)."""
+    return {k: v for k, v in SETTINGS[setting][1].items() if k not in MODEL_OPTIONS}
+
+
+def is_search(kind: str) -> bool:
+    return kind.startswith("ismcts@")
+
+
+def build(kind: str, setting: str, seed: int):
+    """The agent ``kind`` for ``setting``, seeded."""
+    env_id = SETTINGS[setting][0]
+    if is_search(kind):
+        return make_agent("ismcts", env_id, seed, iterations=int(kind[7:]), rollout=ROLLOUT)
+    return make_agent(kind, env_id, seed, config=zoo_config(setting))
+
+
+def check_agents(settings, kinds) -> None:
+    """Raise ``ValueError`` before any game is played when an agent cannot play a setting: the
+    zoo missing or without the setting's model, a ``ppo:`` model absent or of another game."""
+    for setting in settings:
+        env_id = SETTINGS[setting][0]
+        for kind in kinds:
+            if kind == "zoo":
+                try:
+                    import cardenvs.zoo as zoo
+                except ImportError as e:
+                    raise ValueError(
+                        f"the zoo is not available ({e}); leave zoo out of --agents"
+                    ) from None
+                if not zoo.has(env_id, **zoo_config(setting)):
+                    raise ValueError(
+                        f"the zoo has no model for {setting} ({env_id} with "
+                        f"{zoo_config(setting)}); leave zoo out of --agents, e.g. --agents "
+                        "random heuristic ismcts"
+                    )
+            elif kind.startswith("ppo:"):
+                try:
+                    build(kind, setting, 0)
+                except ValueError as e:
+                    raise ValueError(f"agent {kind!r} cannot play {setting}: {e}") from None
+
+
+def pair_outcomes(share: np.ndarray, seats) -> np.ndarray:
+    """Per game, the first agent's (seats marked 0) points against the second (marked 1): the
+    mean over their seat pairs of 1 for a larger share of the win, 1/2 for an equal one."""
+    seats = np.asarray(seats)
+    a, b = share[:, seats == 0][:, :, None], share[:, seats == 1][:, None, :]
+    return ((a > b) + 0.5 * (a == b)).mean(axis=(1, 2))
+
+
+def fit(outcomes: dict, k: int, anchor: int, boot: int, seed: int) -> dict:
+    """Ratings (Elo, ``anchor`` at 0) from per-game outcomes ``{(i, j): points of i per game}``,
+    with bootstrap percentiles over the games of each pair."""
+    wins = np.zeros((k, k))
+    for (i, j), s in outcomes.items():
+        wins[i, j], wins[j, i] = s.sum(), (1.0 - s).sum()
+    rating = bradley_terry(wins)
+    rating = rating - rating[anchor]
+    rng = np.random.default_rng(seed)
+    stack = np.zeros((boot, k, k))
+    for (i, j), s in outcomes.items():
+        drawn = s[rng.integers(0, len(s), size=(boot, len(s)))].sum(axis=1)
+        stack[:, i, j], stack[:, j, i] = drawn, len(s) - drawn
+    boots = bradley_terry(stack)
+    boots = boots - boots[:, anchor : anchor + 1]
+    lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
+    return {"wins": wins, "rating": rating, "lo": lo, "hi": hi}
+
+
+def run_setting(
+    setting: str,
+    kinds: list[str],
+    n: int,
+    n_search: int,
+    seed: int,
+    episode: str = "deal",
+    boot: int = 1000,
+    quiet: bool = False,
+) -> dict:
+    """The round robin of ``kinds`` on ``setting``; returns the JSON-able report."""
+    env_id, override = SETTINGS[setting]
+    config = game_config(setting, episode)
+    P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
+    k = len(kinds)
+    pairs = list(itertools.combinations(range(k), 2))
+    arr = arrangements(P)
+    decisions = np.zeros(k, np.int64)
+    spent = np.zeros(k)
+    outcomes: dict[tuple[int, int], np.ndarray] = {}
+    per_seating: dict[tuple[int, int], list] = {}
+    width = 60 + len(setting) + max(len(a) + len(b) for a in kinds for b in kinds)
+    t0 = time.perf_counter()
+    for step, (i, j) in enumerate(pairs):
+        games = n_search if is_search(kinds[i]) or is_search(kinds[j]) else n
+        got, rows = [], []
+        for s, seats in enumerate(arr):
+            if not quiet:
+                line = (
+                    f"{setting}: pair {step + 1}/{len(pairs)} ({kinds[i]} v {kinds[j]}), "
+                    f"seating {s + 1}/{len(arr)} {''.join('AB'[x] for x in seats)}, "
+                    f"{time.perf_counter() - t0:.0f} s elapsed"
+                )
+                print(
+                    f"\r{line:<{width}}",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            tag = 100_003 * step + 1009 * s
+            agents = [build(kinds[x], setting, seed + tag + 7919 * x) for x in (i, j)]
+            r, _, dec, sp = play_games(env_id, seats, agents, games, seed + tag, config)
+            for x, a in enumerate((i, j)):
+                decisions[a] += dec[x]
+                spent[a] += sp[x]
+            o = pair_outcomes(win_shares(r), seats)
+            got.append(o)
+            rows.append({"seats": "".join("AB"[x] for x in seats), "games": games, "a": o.sum()})
+        outcomes[(i, j)] = np.concatenate(got)
+        per_seating[(i, j)] = rows
+    if not quiet:
+        print(file=sys.stderr)
+    anchor = kinds.index("random")
+    f = fit(outcomes, k, anchor, boot, seed)
+    ratings = {}
+    for a, kind in enumerate(kinds):
+        r, lo, hi = float(f["rating"][a]), float(f["lo"][a]), float(f["hi"][a])
+        ratings[kind] = {
+            "rating": r,
+            "ci95": [min(lo, r), max(hi, r)],
+            "bootstrap_percentiles": [lo, hi],
+            "decisions": int(decisions[a]),
+        }
+    pair_rows = []
+    for i, j in pairs:
+        m = len(outcomes[(i, j)])
+        w = float(f["wins"][i, j])
+        lo, hi = wilson(w, m)
+        pair_rows.append(
+            {
+                "a": kinds[i],
+                "b": kinds[j],
+                "games": m,
+                "wins_a": w,
+                "wins_b": float(f["wins"][j, i]),
+                "win_rate_a": w / m,
+                "ci95": [lo, hi],
+                "seatings": [dict(row, a=float(row["a"])) for row in per_seating[(i, j)]],
+            }
+        )
+    return {
+        "setting": setting,
+        "env_id": env_id,
+        "override": override,
+        "config": config,
+        "num_seats": P,
+        "agents": list(kinds),
+        "ismcts_rollout": ROLLOUT,
+        "zoo_config": zoo_config(setting) if "zoo" in kinds else None,
+        "n": n,
+        "n_search": n_search,
+        "seatings": len(arr),
+        "seed": seed,
+        "bootstrap": boot,
+        "ratings": ratings,
+        "pairs": pair_rows,
+        "wins": f["wins"].tolist(),
+        "timings": {
+            "seconds": round(time.perf_counter() - t0, 3),
+            "agent_seconds": {kind: float(spent[a]) for a, kind in enumerate(kinds)},
+            "decisions_per_s": {
+                kind: float(decisions[a] / spent[a]) if spent[a] else None
+                for a, kind in enumerate(kinds)
+            },
+        },
+    }
+
+
+def _elo(x: float) -> int:
+    return round(x)  # an int: no "-0"
+
+
+def _interval(row: dict) -> str:
+    lo, hi = row["ci95"]
+    return f"{_elo(row['rating'])} [{_elo(lo)}, {_elo(hi)}]"
+
+
+def markdown(report: dict) -> str:
+    """The setting's ratings table and head-to-head matrix."""
+    kinds = report["agents"]
+    dps = report["timings"]["decisions_per_s"]
+    lines = [
+        f"# Ladder: {report['setting']}",
+        "",
+        f"`{report['env_id']}` with `{json.dumps(report['config'])}`, {report['num_seats']} "
+        f"seats, {report['seatings']} seatings; {report['n']} games per seating "
+        f"({report['n_search']} with an ISMCTS agent, roll-outs: {report['ismcts_rollout']}); "
+        f"seed {report['seed']}, {report['bootstrap']} bootstrap resamples.",
+        "",
+        "| agent | rating (Elo, random = 0) | 95% interval | decisions/s |",
+        "|---|---:|---|---:|",
+    ]
+    for kind in sorted(kinds, key=lambda x: -report["ratings"][x]["rating"]):
+        row = report["ratings"][kind]
+        speed = "" if dps[kind] is None else f"{dps[kind]:,.0f}"
+        lines.append(
+            f"| {kind} | {_elo(row['rating'])} | {_elo(row['ci95'][0])} to "
+            f"{_elo(row['ci95'][1])} | {speed} |"
+        )
+    cell = {}
+    for p in report["pairs"]:
+        m = p["games"]
+        cell[p["a"], p["b"]] = (p["win_rate_a"], *p["ci95"], m)
+        lo, hi = p["ci95"]
+        cell[p["b"], p["a"]] = (1.0 - p["win_rate_a"], 1.0 - hi, 1.0 - lo, m)
+    lines += [
+        "",
+        "Head to head: the row agent's share of the points against the column agent (95% Wilson "
+        "interval; games).",
+        "",
+        "| | " + " | ".join(kinds) + " |",
+        "|---|" + "---|" * len(kinds),
+    ]
+    for a in kinds:
+        cells = []
+        for b in kinds:
+            if a == b:
+                cells.append("")
+            else:
+                rate, lo, hi, m = cell[a, b]
+                cells.append(f"{rate:.2f} ({lo:.2f}–{hi:.2f}; {m})")
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def summary(out: Path) -> str:
+    """One line per setting with a report in ``out`` (in ``SETTINGS`` order): each agent's
+    rating and 95% interval."""
+    reports = [
+        json.loads((out / f"{name}.json").read_text())
+        for name in SETTINGS
+        if (out / f"{name}.json").is_file()
+    ]
+    kinds: list[str] = []
+    for rep in reports:
+        kinds += [k for k in rep["agents"] if k not in kinds]
+    lines = [
+        "Strength ladder: Bradley–Terry ratings on the Elo scale (random = 0) with bootstrap 95% "
+        "intervals (`python -m benchmarks.ladder`; per setting: `docs/ladder/<setting>.md`).",
+        "",
+        "| setting | episode | " + " | ".join(kinds) + " |",
+        "|---|---|" + "---:|" * len(kinds),
+    ]
+    for rep in reports:
+        cells = [_interval(rep["ratings"][k]) if k in rep["ratings"] else "" for k in kinds]
+        lines.append(
+            f"| {rep['setting']} | {rep['config']['episode']} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines)
+
+
+def chart(report: dict, path: Path) -> bool:
+    """Ratings with their intervals as error bars; False (and a note) without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(
+            f"matplotlib is not installed: no picture {path.name} (pip install matplotlib)",
+            file=sys.stderr,
+        )
+        return False
+    kinds = sorted(report["agents"], key=lambda x: report["ratings"][x]["rating"])
+    r = np.array([report["ratings"][x]["rating"] for x in kinds])
+    lo = np.array([report["ratings"][x]["ci95"][0] for x in kinds])
+    hi = np.array([report["ratings"][x]["ci95"][1] for x in kinds])
+    fig, ax = plt.subplots(figsize=(6.0, 1.2 + 0.45 * len(kinds)))
+    y = np.arange(len(kinds))
+    ax.errorbar(r, y, xerr=[r - lo, hi - r], fmt="o", capsize=4)
+    ax.axvline(0.0, color="grey", linestyle="dashed", linewidth=1)
+    ax.set_yticks(y, kinds)
+    ax.set_xlabel("rating (Elo, random = 0), 95% bootstrap interval")
+    ax.set_title(f"{report['setting']} ({report['config']['episode']})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--settings", nargs="+", default=list(SETTINGS), help="train.table settings")
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        default=None,
+        help="default: " + " ".join(default_agents(ISMCTS_BUDGETS)),
+    )
+    p.add_argument(
+        "--ismcts",
+        nargs="+",
+        type=int,
+        default=list(ISMCTS_BUDGETS),
+        help="ISMCTS budgets (iterations a decision) of the default agents and of plain 'ismcts'",
+    )
+    p.add_argument("--n", type=int, default=100, help="games per seating of a pair")
+    p.add_argument(
+        "--n-search", type=int, default=10, help="games per seating of a pair with ISMCTS"
+    )
+    p.add_argument("--episode", choices=EPISODES, default="deal", help="a match: a deal or a game")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=str(OUT))
+    p.add_argument("--quiet", action="store_true")
+    a = p.parse_args(argv)
+    unknown = [s for s in a.settings if s not in SETTINGS]
+    if unknown:
+        p.error(f"unknown settings {unknown}; available: {list(SETTINGS)}")
+    if any(b < 1 for b in a.ismcts):
+        p.error(f"--ismcts budgets must be at least 1, got {a.ismcts}")
+    for flag in ("n", "n_search", "bootstrap"):
+        if getattr(a, flag) < 1:
+            p.error(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(a, flag)}")
+    try:
+        kinds = expand_agents(a.agents or default_agents(a.ismcts), a.ismcts)
+        check_agents(a.settings, kinds)
+    except ValueError as e:
+        p.error(str(e))
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    reports = {}
+    for setting in a.settings:
+        rep = run_setting(
+            setting, kinds, a.n, a.n_search, a.seed, a.episode, a.bootstrap, quiet=a.quiet
+        )
+        (out / f"{setting}.json").write_text(json.dumps(rep, indent=2) + "\n")
+        table = markdown(rep)
+        (out / f"{setting}.md").write_text(table + "\n")
+        chart(rep, out / f"{setting}.png")
+        reports[setting] = rep
+        if not a.quiet:
+            print(table + "\n")
+    text = summary(out)
+    (out / "summary.md").write_text(text + "\n")
+    if not a.quiet:
+        print(text)
+    return reports
+
+
+if __name__ == "__main__":
+    main()

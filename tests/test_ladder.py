@@ -1,0 +1,222 @@
+"""The strength ladder (``benchmarks/ladder.py``), end to end on tiny budgets (layer 7: around
+the engine): a two-player and a four-player setting of one engine (Esel), a random-weight
+``ppo:`` model in place of the zoo's, and the bootstrap Bradley–Terry fit on synthetic results."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cardenvs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id  # noqa: E402
+from benchmarks import ladder  # noqa: E402
+
+AGENTS = ["random", "heuristic", "ismcts@2", "ismcts@4"]
+
+
+def random_model(path: Path, env_id: str, seed: int = 0) -> str:
+    """A random-weight ``.npz`` policy for ``env_id`` (one hidden layer of 8)."""
+    info = cardenvs.game_info(env_id)
+    sizes = [info.obs_dim, 8]
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for prefix, out in (("pi", info.num_actions), ("vf", 1)):
+        dims = [*sizes, out]
+        for k in range(len(dims) - 1):
+            arrays[f"{prefix}.{k}.weight"] = rng.normal(0, 1, (dims[k + 1], dims[k]))
+            arrays[f"{prefix}.{k}.bias"] = rng.normal(0, 1, dims[k + 1])
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": env_id,
+        "config": {},
+        "obs_dim": info.obs_dim,
+        "num_actions": info.num_actions,
+        "obs_layout": layout_id(env_id),
+        "actions": actions_id(env_id),
+        "net": {"hidden": [8], "activation": "tanh"},
+    }
+    NumpyPolicy(header, arrays).save(path)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return "ppo:" + random_model(tmp_path_factory.mktemp("model") / "esel.npz", "esel-v0")
+
+
+def argv(out, model, *extra):
+    return [
+        "--agents", *AGENTS, model,
+        "--n", "2", "--n-search", "1", "--bootstrap", "20", "--out", str(out), "--quiet",
+        *extra,
+    ]  # fmt: skip
+
+
+def without_timings(path: Path) -> dict:
+    data = json.loads(path.read_text())
+    data.pop("timings")
+    return data
+
+
+@pytest.mark.parametrize("setting", ["esel-v0_2p", "esel-v0"])
+def test_ladder__end_to_end_on_a_tiny_budget(setting, model, tmp_path):
+    reports = ladder.main(argv(tmp_path, model, "--settings", setting, "--seed", "3"))
+    rep = reports[setting]
+    for suffix in ("json", "md", "png"):
+        assert (tmp_path / f"{setting}.{suffix}").is_file()
+    assert rep["num_seats"] == (2 if setting == "esel-v0_2p" else 4)
+    assert rep["config"]["episode"] == "deal" and rep["config"]["reward"] == "win"
+    kinds = [*AGENTS, model]
+    assert rep["agents"] == kinds and set(rep["ratings"]) == set(kinds)
+    for kind, row in rep["ratings"].items():
+        lo, hi = row["ci95"]
+        assert lo <= row["rating"] <= hi, kind
+        assert row["decisions"] > 0 and rep["timings"]["decisions_per_s"][kind] > 0
+    assert rep["ratings"]["random"]["rating"] == 0.0
+    assert rep["ratings"]["random"]["ci95"] == [0.0, 0.0]
+    # the pair matrix: every game's point is split between the pair's two agents
+    wins = np.array(rep["wins"])
+    assert np.all(np.diag(wins) == 0)
+    seatings = rep["seatings"]
+    assert seatings == len(ladder.arrangements(rep["num_seats"]))
+    for p in rep["pairs"]:
+        i, j = kinds.index(p["a"]), kinds.index(p["b"])
+        search = ladder.is_search(p["a"]) or ladder.is_search(p["b"])
+        assert p["games"] == seatings * (1 if search else 2)
+        assert wins[i, j] + wins[j, i] == pytest.approx(p["games"])
+        assert p["wins_a"] == wins[i, j] and p["wins_b"] == wins[j, i]
+        assert p["ci95"][0] <= p["win_rate_a"] <= p["ci95"][1]
+        assert sum(s["a"] for s in p["seatings"]) == pytest.approx(p["wins_a"])
+    table = (tmp_path / f"{setting}.md").read_text()
+    assert "| ismcts@4 |" in table and "Head to head" in table
+    summary = (tmp_path / "summary.md").read_text()
+    assert summary.count(f"| {setting} |") == 1 and "| random |" in summary
+    if setting == "esel-v0_2p":
+        # one seed, one file (timings aside); another seed plays other deals
+        first = without_timings(tmp_path / f"{setting}.json")
+        ladder.main(argv(tmp_path, model, "--settings", setting, "--seed", "3"))
+        assert without_timings(tmp_path / f"{setting}.json") == first
+        ladder.main(argv(tmp_path, model, "--settings", setting, "--seed", "4"))
+        assert without_timings(tmp_path / f"{setting}.json") != first
+
+
+def test_ladder__summary_has_one_line_per_setting(tmp_path):
+    rating = {"rating": 0.0, "ci95": [0.0, 0.0]}
+    for name in ("piquet-v0", "esel-v0"):
+        rep = {
+            "setting": name,
+            "agents": ["random", "heuristic"],
+            "config": {"episode": "deal"},
+            "ratings": {"random": rating, "heuristic": {"rating": 150.4, "ci95": [90.2, 201.7]}},
+        }
+        (tmp_path / f"{name}.json").write_text(json.dumps(rep))
+    lines = ladder.summary(tmp_path).splitlines()
+    rows = [line for line in lines if line.startswith("| piquet-v0 |") or "| esel-v0 |" in line]
+    assert len(rows) == 2 and rows[0].startswith("| piquet-v0 |")  # SETTINGS order
+    assert "150 [90, 202]" in rows[1] and "0 [0, 0]" in rows[1]
+
+
+def test_ladder__bootstrap_fit_ranks_a_dominant_agent_first():
+    rng = np.random.default_rng(0)
+    # agent 1 always beats agent 2; both meet random (agent 0) half and half
+    outcomes = {
+        (0, 1): rng.integers(0, 2, 30).astype(float),
+        (0, 2): rng.integers(0, 2, 30).astype(float),
+        (1, 2): np.ones(30),
+    }
+    f = ladder.fit(outcomes, 3, anchor=0, boot=200, seed=1)
+    assert f["rating"][0] == 0.0 and f["rating"][1] > f["rating"][2]
+    assert f["lo"][1] > f["hi"][2]  # every resample keeps the order
+    assert f["wins"][1, 2] == 30 and f["wins"][2, 1] == 0
+    # agent 1 wins 3 of 4 against agent 0 (the outcomes are the first agent's points):
+    # 400 log10(3) Elo
+    f = ladder.fit({(0, 1): np.array([1.0, 0.0, 0.0, 0.0])}, 2, anchor=0, boot=50, seed=0)
+    assert f["rating"][1] == pytest.approx(190.85, abs=0.5)
+    assert f["lo"][0] == f["hi"][0] == 0.0 and f["lo"][1] <= f["hi"][1]
+
+
+def test_ladder__seat_against_seat_outcomes():
+    # four seats, A in seats 0-2, B in seat 3. A seat of A wins: it beats B's seat, the two other
+    # A seats draw with it (both lost): (1 + 1/2 + 1/2) / 3. B wins: it beats all three. A and B
+    # share the win: A's winner draws with B, its other seats lose: (1/2 + 0 + 0) / 3.
+    share = np.array([[1.0, 0, 0, 0], [0, 0, 0, 1.0], [0.5, 0, 0, 0.5]])
+    got = ladder.pair_outcomes(share, (0, 0, 0, 1))
+    assert got == pytest.approx([2 / 3, 0.0, 1 / 6])
+    assert ladder.pair_outcomes(share, (1, 1, 1, 0)) == pytest.approx([1 / 3, 1.0, 5 / 6])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--settings", "nonsense-v0"], "unknown settings ['nonsense-v0']"),
+        (["--agents", "random", "genius"], "unknown agent 'genius'"),
+        (["--agents", "random", "ismcts@0"], "budget must be an integer"),
+        (["--agents", "random", "random"], "more than once"),
+        (["--agents", "heuristic", "ismcts@2"], "needs 'random'"),
+        (["--agents", "random", "ppo:/nonexistent/model.npz"], "no saved model"),
+        (["--n", "0"], "--n must be at least 1"),
+    ],
+)
+def test_ladder__bad_arguments_exit_with_a_clear_error(args, message, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        ladder.main(["--settings", "esel-v0", "--out", str(tmp_path), *args])
+    assert message in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # nothing played, nothing written
+
+
+def test_ladder__a_model_of_another_game_is_refused(model, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        ladder.main(
+            ["--settings", "banque-v0", "--agents", "random", model, "--out", str(tmp_path)]
+        )
+    assert "cannot play banque-v0" in capsys.readouterr().err
+
+
+class NoModels:
+    """A zoo without models."""
+
+    @staticmethod
+    def has(env_id, **config):
+        return False
+
+
+def test_ladder__a_setting_without_a_zoo_model_is_an_error(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "cardenvs.zoo", NoModels)
+    monkeypatch.setattr(cardenvs, "zoo", NoModels, raising=False)
+    with pytest.raises(SystemExit):
+        ladder.main(["--settings", "banque-v0_2p", "--out", str(tmp_path)])  # default agents
+    err = capsys.readouterr().err
+    assert "the zoo has no model for banque-v0_2p" in err and "{'num_players': 2}" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_ladder__no_picture_without_matplotlib(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    report = {"setting": "esel-v0", "agents": ["random"], "ratings": {}, "config": {}}
+    assert ladder.chart(report, tmp_path / "esel-v0.png") is False
+    assert "matplotlib is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "esel-v0.png").exists()
+
+
+def test_ladder__zoo_agent_comes_from_cardenvs_zoo(monkeypatch):
+    calls = []
+
+    class Zoo:
+        @staticmethod
+        def load(env_id, **kwargs):
+            calls.append((env_id, kwargs))
+            return "the model"
+
+    monkeypatch.setitem(sys.modules, "cardenvs.zoo", Zoo)
+    monkeypatch.setattr(cardenvs, "zoo", Zoo, raising=False)
+    # the setting's override less the options that do not select a model (esel-v0_2p trains
+    # on reward="score")
+    assert ladder.build("zoo", "esel-v0_2p", 5) == "the model"
+    assert calls == [("esel-v0", {"seed": 5, "num_players": 2})]
