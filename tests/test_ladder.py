@@ -20,8 +20,9 @@ from benchmarks import ladder  # noqa: E402
 AGENTS = ["random", "heuristic", "ismcts@2", "ismcts@4"]
 
 
-def random_model(path: Path, env_id: str, seed: int = 0) -> str:
-    """A random-weight ``.npz`` policy for ``env_id`` (one hidden layer of 8)."""
+def random_model(path: Path, env_id: str, seed: int = 0, **extra) -> str:
+    """A random-weight ``.npz`` policy for ``env_id`` (one hidden layer of 8; ``extra``: more
+    header fields)."""
     info = cardenvs.game_info(env_id)
     sizes = [info.obs_dim, 8]
     rng = np.random.default_rng(seed)
@@ -41,6 +42,7 @@ def random_model(path: Path, env_id: str, seed: int = 0) -> str:
         "obs_layout": layout_id(env_id),
         "actions": actions_id(env_id),
         "net": {"hidden": [8], "activation": "tanh"},
+        **extra,
     }
     NumpyPolicy(header, arrays).save(path)
     return str(path)
@@ -220,3 +222,21 @@ def test_ladder__zoo_agent_comes_from_cardenvs_zoo(monkeypatch):
     # on reward="score")
     assert ladder.build("zoo", "esel-v0_2p", 5) == "the model"
     assert calls == [("esel-v0", {"seed": 5, "num_players": 2})]
+
+
+def test_ladder__plays_the_zoo_model_of_the_setting(monkeypatch, tmp_path):
+    """The real ``cardenvs.zoo`` over a folder holding one two-player Esel model."""
+    import cardenvs.zoo
+
+    models = tmp_path / "models"
+    models.mkdir()
+    zoo = {"name": "esel-v0_2p", "play_config": {"num_players": 2}, "evaluation": {}}
+    random_model(models / "esel-v0_2p.npz", "esel-v0", seed=1, zoo=zoo)
+    monkeypatch.setattr(cardenvs.zoo, "MODELS", models)
+    out = tmp_path / "out"
+    args = ["--settings", "esel-v0_2p", "--agents", "random", "zoo", "--n", "2", "--out", str(out)]
+    rep = ladder.main([*args, "--bootstrap", "10", "--quiet"])["esel-v0_2p"]
+    assert rep["zoo_config"] == {"num_players": 2} and rep["pairs"][0]["games"] == 4
+    assert rep["ratings"]["zoo"]["decisions"] > 0
+    with pytest.raises(SystemExit):  # no four-player model in that folder
+        ladder.main(["--settings", "esel-v0", "--agents", "random", "zoo", "--out", str(out)])
