@@ -14,8 +14,13 @@ whenever a game ends) seats league opponents instead: the learner holds the seat
 (drawn per game), one league member (``--league``: ``random``, ``heuristic``
 (``agents.heuristic_for``), ``self``: one of the last ``--pool-size`` frozen snapshots of the
 learner, taken every ``--snapshot-every`` learner decisions, which play by sampling their masked
-policy) holds the others; those seats' decisions are not training data. Before the first snapshot
-a ``self`` draw is plain self-play.
+policy; or a frozen agent: ``zoo``, the game's pretrained model ``cardenvs.zoo.load(game,
+mode="greedy", **config)`` (chosen by the training config's number of players), or
+``model:<path>``, a ``.npz`` model of this trainer played by ``agents.policy.PolicyAgent``,
+deterministic) holds the others; those seats' decisions are not training data. Before the first
+snapshot a ``self`` draw is plain self-play. ``--league-share 1.0 --league <frozen agent>`` trains
+a best response to that agent (``benchmarks/exploit.py``): one side per game is the learner's,
+every other seat the agent's.
 
 **Credit assignment** (``assign_credit``, pure functions over arrays). A trajectory is the
 sequence of one side's own decisions in one game row (``--credit side``, the default: the seats
@@ -104,7 +109,11 @@ from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layou
 from train import hyperparams
 
 MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 after the softmax
-LEAGUE_KINDS = ("random", "heuristic", "self")
+LEAGUE_KINDS = ("random", "heuristic", "self")  # and the frozen agents: zoo, model:<path>
+LEAGUE_HELP = (
+    "random, heuristic, self (snapshots of the learner), zoo (the game's pretrained "
+    "cardenvs.zoo model, greedy) or model:<path> (a .npz model of train/ppo.py, deterministic)"
+)
 SEATINGS = ("auto", "solo", "side", "all")
 PRECISIONS = ("auto", "fp32", "bf16")
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,7 +184,12 @@ def parse(argv=None) -> argparse.Namespace:
     a("--target-kl", type=float, default=None, help="stop an update's epochs above this KL")
     a("--credit", choices=("side", "seat"), help="a trajectory is a side's or a seat's decisions")
     a("--league-share", type=float, help="share of games whose other sides are league opponents")
-    a("--league", nargs="+", choices=LEAGUE_KINDS, help="league opponent kinds (drawn per game)")
+    a(
+        "--league",
+        nargs="+",
+        metavar="KIND",
+        help=f"league opponents (one drawn per league game): {LEAGUE_HELP}",
+    )
     a("--pool-size", type=int, help="frozen snapshots of the learner kept in the league")
     a("--snapshot-every", type=int, help="learner decisions between snapshots")
     a("--eval-every", type=int, help="learner decisions between evaluations (and checkpoints)")
@@ -214,6 +228,13 @@ def parse(argv=None) -> argparse.Namespace:
         p.error(f"--minutes must be >= 0 (0: no time budget), got {args.minutes}")
     if not 0.0 <= args.league_share <= 1.0:
         p.error(f"--league-share must be in [0, 1], got {args.league_share}")
+    for kind in args.league:
+        if kind in LEAGUE_KINDS:
+            continue
+        try:
+            league_agent(kind, args.game, args.config, args.seed)  # loads it once: a clear error
+        except (ValueError, ImportError, OSError) as e:
+            p.error(f"--league {kind}: {e}")
     if not (0.0 <= args.gamma <= 1.0 and 0.0 <= args.gae_lambda <= 1.0):
         p.error(f"--gamma and --gae-lambda must be in [0, 1], got {args.gamma}, {args.gae_lambda}")
     if args.learning_rate <= 0 or args.clip_coef <= 0 or min(args.net) < 1:
@@ -639,6 +660,34 @@ def git_commit() -> str | None:
 # =============================================================================================
 # The league: which seats the learner holds in each game, and the other seats' moves
 # =============================================================================================
+def league_agent(kind: str, game: str, config: dict, seed: int):
+    """A fixed league member of ``game`` by kind (anything but ``self``): ``random``,
+    ``heuristic``, ``zoo`` (``cardenvs.zoo.load``, greedy) or ``model:<path>`` (a ``.npz``
+    model, ``agents.policy.PolicyAgent``, deterministic); ``None`` for ``self``. Raises
+    ``ValueError`` for an unknown kind, a missing model or one of another game, and
+    ``ImportError`` where ``cardenvs.zoo`` is not installed."""
+    if kind == "self":
+        return None
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "heuristic":
+        return heuristic_for(game, seed)
+    if kind == "zoo":
+        try:
+            import cardenvs.zoo as zoo
+        except ImportError as e:
+            raise ImportError(f"cardenvs.zoo cannot be imported ({e})") from None
+        return zoo.load(game, mode="greedy", seed=seed, **config)  # ValueError: no such model
+    if kind.startswith("model:"):
+        from agents.policy import PolicyAgent
+
+        path = kind[len("model:") :]
+        if not path:
+            raise ValueError("model:<path> needs the path of a .npz model after 'model:'")
+        return PolicyAgent(path, game, deterministic=True, seed=seed, name=kind)
+    raise ValueError(f"unknown league kind {kind!r}; allowed: {LEAGUE_HELP}")
+
+
 class League:
     """Per-game seating. Row ``b`` is a self-play game (``member[b] == -1``: the learner holds
     every seat) or a league game (the learner holds the seats of one side, ``members[member[b]]``
@@ -655,16 +704,17 @@ class League:
         num_envs: int,
         pool_size: int,
         seed: int,
+        config: dict | None = None,
     ):
         self.game = game
         self.share = float(share)
         self.rng = np.random.default_rng(seed)
         self.seed = seed
-        self.fixed = []  # (name, agent)
-        if "random" in kinds:
-            self.fixed.append(("random", RandomAgent(seed)))
-        if "heuristic" in kinds:
-            self.fixed.append(("heuristic", heuristic_for(game, seed)))
+        self.fixed = []  # (name, agent): random, heuristic, frozen agents (league_agent)
+        for kind in dict.fromkeys(kinds):
+            agent = league_agent(kind, game, config or {}, seed)
+            if agent is not None:
+                self.fixed.append((kind, agent))
         self.use_self = "self" in kinds
         self.pool_size = pool_size
         self.snapshots = []  # (name, agent)
@@ -895,7 +945,15 @@ def main(argv=None) -> dict:
     group_of_seat, rep_seat = trajectory_groups(P, venv.sides, args.credit)
     G = len(rep_seat)
     league = League(
-        args.game, args.league, args.league_share, venv.sides, P, N, args.pool_size, args.seed
+        args.game,
+        args.league,
+        args.league_share,
+        venv.sides,
+        P,
+        N,
+        args.pool_size,
+        args.seed,
+        config=args.config,
     )
     rows_n = np.arange(N)
 
