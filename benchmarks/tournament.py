@@ -151,9 +151,10 @@ def head_to_head(
     against P - 1 opponents, or with ``side`` for every side of the agent playing all its seats
     (partnership Piquet: both partners; the engine's ``sides``); the agent's win rate (a shared
     win counts as a share; with ``side``, the side's share, against 1 / the number of sides)
-    with its 95% Wilson interval, mean reward and decisions per second. (In the round robin an
-    agent holding k of P seats can score at most 1/k per seat; ``solo`` is the one-learner view
-    of training.)"""
+    with its 95% Wilson interval, mean reward, mean score (its seats' mean final total: the
+    game's ``result["totals"]``, Esel's banks, where fewer is better; None where the game reports
+    none) and decisions per second. (In the round robin an agent holding k of P seats can score
+    at most 1/k per seat; ``solo`` is the one-learner view of training.)"""
     venv = cardenvs.make_vector(env_id, 1, seed=0, **config)
     P = venv.num_seats
     arr = np.asarray(arrangements(P))
@@ -163,7 +164,7 @@ def head_to_head(
     elif solo:
         arr = arr[arr.sum(axis=1) == 1]
     seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
-    r, _, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
+    r, totals, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
     mine = seats == 1
     won = (win_shares(r) * mine).sum()
     reward_sum = (r * mine).sum()
@@ -179,6 +180,7 @@ def head_to_head(
         "ci_high": hi,
         "baseline": 1.0 / (len(venv.sides) if side else P),
         "mean_return": reward_sum / mine.sum(),
+        "mean_score": None if totals is None else float((totals * mine).sum() / mine.sum()),
         "decisions_per_s": decisions / spent if spent else None,
     }
 
