@@ -104,7 +104,6 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from agents import RandomAgent, heuristic_for
 from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
 from train import hyperparams
 
@@ -661,30 +660,24 @@ def git_commit() -> str | None:
 # The league: which seats the learner holds in each game, and the other seats' moves
 # =============================================================================================
 def league_agent(kind: str, game: str, config: dict, seed: int):
-    """A fixed league member of ``game`` by kind (anything but ``self``): ``random``,
-    ``heuristic``, ``zoo`` (``cardenvs.zoo.load``, greedy) or ``model:<path>`` (a ``.npz``
-    model, ``agents.policy.PolicyAgent``, deterministic); ``None`` for ``self``. Raises
-    ``ValueError`` for an unknown kind, a missing model or one of another game, and
-    ``ImportError`` where ``cardenvs.zoo`` is not installed."""
+    """A fixed league member of ``game`` by kind (``benchmarks.tournament.make_agent``):
+    ``random``, ``heuristic``, ``zoo`` (``cardenvs.zoo.load(game, **config)``, greedy) or
+    ``model:<path>`` (a ``.npz`` model, ``agents.policy.PolicyAgent``, deterministic); ``None``
+    for ``self``. Raises ``ValueError`` for an unknown kind, a missing model or one of another
+    game."""
+    from benchmarks.tournament import make_agent
+
     if kind == "self":
         return None
-    if kind == "random":
-        return RandomAgent(seed)
-    if kind == "heuristic":
-        return heuristic_for(game, seed)
-    if kind == "zoo":
-        try:
-            import cardenvs.zoo as zoo
-        except ImportError as e:
-            raise ImportError(f"cardenvs.zoo cannot be imported ({e})") from None
-        return zoo.load(game, mode="greedy", seed=seed, **config)  # ValueError: no such model
+    if kind in ("random", "heuristic", "zoo"):
+        return make_agent(kind, game, seed, config=config)
     if kind.startswith("model:"):
-        from agents.policy import PolicyAgent
-
         path = kind[len("model:") :]
         if not path:
             raise ValueError("model:<path> needs the path of a .npz model after 'model:'")
-        return PolicyAgent(path, game, deterministic=True, seed=seed, name=kind)
+        agent = make_agent(f"ppo:{path}", game, seed)
+        agent.name = kind
+        return agent
     raise ValueError(f"unknown league kind {kind!r}; allowed: {LEAGUE_HELP}")
 
 
