@@ -272,6 +272,91 @@ def layout_table(layout: Sequence[ObsField]) -> str:
     return "\n".join(rows)
 
 
+def _cell(text: str) -> str:
+    """``text`` as one Markdown table cell (a ``|`` would end the cell)."""
+    return str(text).replace("|", "\\|")
+
+
+def action_groups(names: Sequence[str]) -> list[tuple[int, int, str]]:
+    """The action ids in rows of a table: ``(first id, last id, key)``. Three or more
+    consecutive names of two or more words that share their first word make one row keyed by
+    that word (``play 6S`` .. ``play AC``: ``"play"``); any other id is a row of its own, keyed
+    by its whole name (``draw stock``, ``stop``)."""
+    rows: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(names):
+        words = names[i].split()
+        j = i
+        while (
+            len(words) > 1
+            and j + 1 < len(names)
+            and len(names[j + 1].split()) > 1
+            and names[j + 1].split()[0] == words[0]
+        ):
+            j += 1
+        if j - i >= 2:
+            rows.append((i, j, words[0]))
+        else:
+            rows.extend((k, k, names[k]) for k in range(i, j + 1))
+        i = j + 1
+    return rows
+
+
+def action_table(names: Sequence[str], docs: dict[str, str]) -> str:
+    """A Markdown table of the actions (``action_groups``): ids, names and when each is legal,
+    from ``docs`` (a row's key -> text; a ``ValueError`` names a key missing from ``docs`` or
+    one that no row uses)."""
+    groups = action_groups(names)
+    keys = [key for _, _, key in groups]
+    missing = [k for k in keys if k not in docs]
+    unused = sorted(set(docs) - set(keys))
+    if missing or unused:
+        raise ValueError(
+            f"action docs do not match the actions: no text for {missing}, "
+            f"no action for {unused}; row keys: {keys}"
+        )
+    rows = ["| ids | names | legal when |", "|---|---|---|"]
+    for first, last, key in groups:
+        if first == last:
+            ids, shown = f"{first}", f"`{names[first]}`"
+        else:
+            ids = f"{first}–{last}"
+            shown = f"`{names[first]}`, `{names[first + 1]}`, …, `{names[last]}`"
+        rows.append(f"| {ids} | {shown} | {_cell(docs[key])} |")
+    return "\n".join(rows)
+
+
+def reward_table(rows: Sequence[tuple[str, str, str]]) -> str:
+    """A Markdown table of a game's rewards: one row ``(episode, reward, what each seat gets)``
+    per combination of the two options every game has (``EPISODES`` x ``REWARDS``; a
+    ``ValueError`` names a missing or unknown one). An ``episode`` or ``reward`` cell may add a
+    qualifier after a comma (``"game, au_cent_partie"``): such rows come on top of the four."""
+    seen = set()
+    for episode, reward, _ in rows:
+        e, r = episode.split(",")[0].strip(), reward.split(",")[0].strip()
+        if e not in EPISODES or r not in REWARDS:
+            raise ValueError(
+                f"reward row ({episode!r}, {reward!r}): episode must be one of {list(EPISODES)}, "
+                f"reward one of {list(REWARDS)}"
+            )
+        if "," not in episode and "," not in reward:
+            seen.add((e, r))
+    missing = [(e, r) for e in EPISODES for r in REWARDS if (e, r) not in seen]
+    if missing:
+        raise ValueError(f"reward rows missing for (episode, reward) = {missing}")
+
+    def shown(cell: str, default: bool) -> str:
+        value, *more = (part.strip() for part in cell.split(","))
+        text = f'`"{value}"`' + (" (default)" if default else "")
+        return ", ".join([text, *(f"`{m}`" for m in more)])
+
+    out = ["| `episode` | `reward` | reward at the end, per seat |", "|---|---|---|"]
+    for episode, reward, text in rows:
+        default = (episode, reward) == (EPISODES[0], REWARDS[0])  # the defaults, no qualifier
+        out.append(f"| {shown(episode, default)} | {shown(reward, default)} | {_cell(text)} |")
+    return "\n".join(out)
+
+
 class StepKernels:
     """An engine's step kernels, one per value of the config item that shapes the kernel: the
     number of players of Banque and Four Aces, the variant of Piquet normand and partnership;

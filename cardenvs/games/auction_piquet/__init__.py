@@ -77,6 +77,10 @@ Choices where the spec is silent
   Bounding keeps the state (and the engine's speed) as it is; the spec's values stay reachable.
 - Rewards: as ``piquet-v0`` (``"score"``: ± the Rubicon result with 150).
 
+Episodes and rewards
+--------------------
+{reward_table}
+
 Actions ({num_actions}), shared with every two-handed Piquet id
 ------------------------------------------------------------
 {action_table}
@@ -106,11 +110,19 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.aec import front_ends
+from ...core.game import reward_table
 from ..piquet import GAME as _PIQUET
 from ..piquet.config import AuctionConfig
 from ..piquet.tools import auction_deal_extras, spec_doc
 
-__doc__ = spec_doc(__doc__, AuctionConfig)
+#: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
+REWARDS = (
+    ("game", "win", "+1 partie won, −1 lost, 0 drawn"),
+    ("game", "score", "± the Rubicon result, Rubicon 150 (winner +points, loser −points)"),
+    ("deal", "win", "+1 / −1 / 0 by the deal's points"),
+    ("deal", "score", "own deal points − opponent's deal points"),
+)
+__doc__ = spec_doc(__doc__, AuctionConfig).replace("{reward_table}", reward_table(REWARDS))
 
 Config = AuctionConfig
 GAME = dataclasses.replace(
@@ -127,4 +139,12 @@ AuctionPiquetVectorEnv, AuctionPiquetEnv, env = front_ends(
 )
 raw_env = env
 
-__all__ = ["GAME", "AuctionPiquetEnv", "AuctionPiquetVectorEnv", "Config", "env", "raw_env"]
+__all__ = [
+    "GAME",
+    "REWARDS",
+    "AuctionPiquetEnv",
+    "AuctionPiquetVectorEnv",
+    "Config",
+    "env",
+    "raw_env",
+]

@@ -9,6 +9,15 @@ from . import render as _render
 from .config import Config
 from .tools import Table, beats
 
+#: the reward table (``core.game.reward_table``, ``python -m cardenvs.docs``): (episode, reward,
+#: what each seat gets), paid on the step that ends the episode; zero-sum
+REWARDS = (
+    ("game", "win", "winners share +1, the others share −1 (all players winners: 0)"),
+    ("game", "score", "own total minus the mean total"),
+    ("deal", "win", "the hand's best scorers share +1, the others share −1"),
+    ("deal", "score", "own hand score minus the mean hand score"),
+)
+
 
 def num_seats(config) -> int:
     """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
@@ -23,6 +32,7 @@ raw_env = env
 
 __all__ = [
     "GAME",
+    "REWARDS",
     "BanqueEnv",
     "BanqueVectorEnv",
     "Config",

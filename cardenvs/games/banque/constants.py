@@ -34,6 +34,18 @@ ACTION_NAMES = tuple(
     + ["draw", "pass", "stop"]
     + [f"trump {s}" for s in SUITS]
 )
+# when each action (a row of ``core.game.action_groups``) is legal (``python -m cardenvs.docs``)
+ACTION_DOCS = {
+    "play": "a normal beat of the top card (any card on an empty bank)",
+    "eight": "an eight on any top card (`eights_wild`)",
+    "quad": "all four cards of a rank, the named one on top",
+    "sequence": "four consecutive cards of a suit, named by the lowest rank (6 7 8 9 J Q under "
+    '`sequence_order="game_order"`, 6 7 8 9 10 J under `"natural"`)',
+    "draw": "no normal beat: take a card from the stock",
+    "pass": "no normal beat and no draw left: fail",
+    "stop": "decline a follow-up (or, out of turn, a special play)",
+    "trump": "option 1 trump choice (a suit nobody has taken)",
+}
 
 PHASE_TRUMP = 0
 PHASE_PLAY = 1

@@ -9,6 +9,15 @@ from . import render as _render
 from .config import Config
 from .tools import trick_winner
 
+#: the reward table (``core.game.reward_table``, ``python -m cardenvs.docs``): (episode, reward,
+#: what each seat gets), paid on the step that ends the episode; zero-sum
+REWARDS = (
+    ("game", "win", "+1 for the winner, −1/(P−1) for every other player, 0 for all in a draw"),
+    ("game", "score", "the mean bank count of all players minus his own"),
+    ("deal", "win", "the mean bank change of the hand minus his own"),
+    ("deal", "score", "his points in the hand minus the mean points"),
+)
+
 
 def num_seats(config) -> int:
     """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
@@ -21,4 +30,13 @@ GAME = GameDef.from_rules(
 EselVectorEnv, EselEnv, env = front_ends(GAME, "Esel", __name__, "Esel (2–4 players)")
 raw_env = env
 
-__all__ = ["GAME", "Config", "EselEnv", "EselVectorEnv", "env", "raw_env", "trick_winner"]
+__all__ = [
+    "GAME",
+    "REWARDS",
+    "Config",
+    "EselEnv",
+    "EselVectorEnv",
+    "env",
+    "raw_env",
+    "trick_winner",
+]

@@ -32,6 +32,13 @@ ACTION_NAMES = tuple(
     + ["go", "no"]
     + [f"trump {s}" for s in SUITS]
 )
+# when each action (a row of ``core.game.action_groups``) is legal (``python -m cardenvs.docs``)
+ACTION_DOCS = {
+    "play": "trick play (4.5)",
+    "go": "declaration (3.4)",
+    "no": "declaration (3.4)",
+    "trump": "option 1 trump choice: a suit nobody has taken (3.2)",
+}
 
 PHASE_TRUMP = 0
 PHASE_DECLARE = 1

@@ -9,6 +9,19 @@ from . import render as _render
 from .config import Config
 from .tools import score_breakdown, score_cards
 
+#: the reward table (``core.game.reward_table``, ``python -m cardenvs.docs``): (episode, reward,
+#: what each seat gets), paid on the step that ends the episode; zero-sum
+REWARDS = (
+    ("game", "win", "winners share +1, the others share −1 (all level: 0)"),
+    (
+        "game",
+        "score",
+        "own total minus the mean total (a four-aces win: +`target`, the others share −`target`)",
+    ),
+    ("deal", "win", "the round's best scorers share +1, the others share −1"),
+    ("deal", "score", "own round score minus the mean round score"),
+)
+
 
 def num_seats(config) -> int:
     """The number of seats of a game with ``config`` (module-level, so a ``GameDef`` pickles)."""
@@ -25,6 +38,7 @@ raw_env = env
 
 __all__ = [
     "GAME",
+    "REWARDS",
     "Config",
     "FourAcesEnv",
     "FourAcesVectorEnv",

@@ -24,6 +24,13 @@ NUM_ACTIONS = 55
 ACTION_NAMES = tuple(
     ["draw stock", "draw discard"] + [f"discard {format_card(c)}" for c in range(52)] + ["joker"]
 )
+# when each action (a row of ``core.game.action_groups``) is legal (``python -m cardenvs.docs``)
+ACTION_DOCS = {
+    "draw stock": "start of a turn",
+    "draw discard": "start of a turn, pile not empty, `allow_discard_draw` on",
+    "discard": "a hidden card after a stock draw, an exposed card after a pile draw",
+    "joker": "after a stock draw, holding a joker",
+}
 
 PHASE_DRAW = 0
 PHASE_REDUCE_HIDDEN = 1

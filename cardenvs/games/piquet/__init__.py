@@ -9,12 +9,7 @@ engine.
 
 Episodes and rewards
 --------------------
-| ``episode`` | ``reward`` | reward at the end, per seat |
-|---|---|---|
-| ``"game"`` (default) | ``"win"`` (default) | +1 partie won, −1 lost, 0 drawn |
-| ``"game"`` | ``"score"`` | ± the Rubicon result (winner +points, loser −points) |
-| ``"deal"`` | ``"win"`` | +1 / −1 / 0 by the deal's points |
-| ``"deal"`` | ``"score"`` | own deal points − opponent's deal points |
+{reward_table}
 
 Rewards are zero-sum and paid on the step that ends the episode.
 
@@ -61,13 +56,20 @@ Version history
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from ...core.game import GameDef
+from ...core.game import GameDef, reward_table
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
 from .config import Config
 from .tools import declarations, partie_result, spec_doc
 
-__doc__ = spec_doc(__doc__, Config)
+#: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
+REWARDS = (
+    ("game", "win", "+1 partie won, −1 lost, 0 drawn"),
+    ("game", "score", "± the Rubicon result (winner +points, loser −points)"),
+    ("deal", "win", "+1 / −1 / 0 by the deal's points"),
+    ("deal", "score", "own deal points − opponent's deal points"),
+)
+__doc__ = spec_doc(__doc__, Config).replace("{reward_table}", reward_table(REWARDS))
 
 
 def num_seats(config) -> int:
@@ -83,6 +85,7 @@ raw_env = env
 
 __all__ = [
     "GAME",
+    "REWARDS",
     "Config",
     "PiquetEnv",
     "PiquetVectorEnv",

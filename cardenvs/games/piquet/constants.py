@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.cards import Deck, format_card, piquet_deck
+from ...core.game import action_table
 
 NAME = "piquet"
 VERSION = 0
@@ -99,24 +100,26 @@ BIT_DOUBLE = 1 << (ACTION_DOUBLE - ACTION_STOP)
 BIT_REDOUBLE = 1 << (ACTION_REDOUBLE - ACTION_STOP)
 
 
-ACTION_TABLE = """| ids | name | when |
-|---|---|---|
-| 0–31 | ``discard <card>`` | exchanging; card index above the last discard |
-| 32–63 | ``play <card>`` | trick play; must follow suit if able |
-| 64 | ``stop`` | end one's discards (at least the minimum made) |
-| 65 | ``look`` | younger, after the exchange, when cards are left |
-| 66 | ``dont_look`` | likewise |
-| 67 | ``claim`` | a carte-blanche holder, before the exchange (``carte_blanche_auto=False``) |
-| 68 | ``dont_claim`` | likewise; the hand then stays secret and scores nothing |
-| 69 | ``declare`` | sinking: elder calls his best of the category; younger, after elder's \
-silence, calls his (only with a combination to call) |
-| 70 | ``sink`` | sinking: say nothing in the category |
-| 71 | ``answer`` | sinking: younger answers elder's call truthfully (good / not good / equal) |
-| 72 | ``concede`` | sinking: younger says "good" whatever he holds, forfeiting the category |
-| 73 | ``pass`` | auction: no (higher) bid; after a bid it ends the auction, after a double it \
-accepts it |
-| 74–85 | ``bid 7+``, ``bid 7-``, …, ``bid 12-`` | auction: take at least N tricks (+) or at \
-most 12 − N (−); above the current bid |
-| 86 | ``double`` | auction: the opponent's bid stands doubled (ends the bidding but for a \
-redouble) |
-| 87 | ``redouble`` | auction: the doubled bidder redoubles (ends the auction) |"""
+# when each action (a row of ``core.game.action_groups``) is legal: the action table of the
+# docstrings and of the rules page (``python -m cardenvs.docs``)
+ACTION_DOCS = {
+    "discard": "exchanging; card index above the last discard",
+    "play": "trick play; must follow suit if able",
+    "stop": "end one's discards (at least the minimum made)",
+    "look": "younger, after the exchange, when cards are left",
+    "dont_look": "likewise",
+    "claim": "a carte-blanche holder, before the exchange (`carte_blanche_auto=False`)",
+    "dont_claim": "likewise; the hand then stays secret and scores nothing",
+    "declare": "sinking: elder calls his best of the category; younger, after elder's silence, "
+    "calls his (only with a combination to call)",
+    "sink": "sinking: say nothing in the category",
+    "answer": "sinking: younger answers elder's call truthfully (good / not good / equal)",
+    "concede": 'sinking: younger says "good" whatever he holds, forfeiting the category',
+    "pass": "auction: no (higher) bid; after a bid it ends the auction, after a double it "
+    "accepts it",
+    "bid": "auction: `bid N+` takes at least N tricks, `bid N-` at most 12 − N; above the "
+    "current bid",
+    "double": "auction: the opponent's bid stands doubled (ends the bidding but for a redouble)",
+    "redouble": "auction: the doubled bidder redoubles (ends the auction)",
+}
+ACTION_TABLE = action_table(ACTION_NAMES, ACTION_DOCS)

@@ -5,7 +5,7 @@ primitives)."""
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from .multi import game_def
+from .multi import REWARDS, game_def
 from .multi.config import NormandConfig as Config
 from .multi.constants import NAME_NORMAND
 from .multi.render import render as _render
@@ -18,4 +18,12 @@ PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(
 )
 raw_env = env
 
-__all__ = ["GAME", "Config", "PiquetNormandEnv", "PiquetNormandVectorEnv", "env", "raw_env"]
+__all__ = [
+    "GAME",
+    "REWARDS",
+    "Config",
+    "PiquetNormandEnv",
+    "PiquetNormandVectorEnv",
+    "env",
+    "raw_env",
+]

@@ -5,7 +5,7 @@ primitives)."""
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from .multi import game_def
+from .multi import REWARDS, game_def
 from .multi.config import PartnershipConfig as Config
 from .multi.constants import NAME_PARTNERSHIP
 from .multi.render import render as _render
@@ -18,4 +18,12 @@ PartnershipPiquetVectorEnv, PartnershipPiquetEnv, env = front_ends(
 )
 raw_env = env
 
-__all__ = ["GAME", "Config", "PartnershipPiquetEnv", "PartnershipPiquetVectorEnv", "env", "raw_env"]
+__all__ = [
+    "GAME",
+    "REWARDS",
+    "Config",
+    "PartnershipPiquetEnv",
+    "PartnershipPiquetVectorEnv",
+    "env",
+    "raw_env",
+]

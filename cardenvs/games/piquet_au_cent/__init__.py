@@ -60,14 +60,7 @@ Choices where the spec is silent
 
 Episodes and rewards
 --------------------
-| ``episode`` | ``reward`` | reward at the end, per seat |
-|---|---|---|
-| ``"game"`` (default) | ``"win"`` (default) | +1 game won, −1 lost, 0 drawn (``max_deals``) |
-| ``"game"`` | ``"score"`` | ± the au cent result (difference, doubled under ``double_below``) |
-| ``"game"``, ``au_cent_partie`` | ``"win"`` | +1 partie won, −1 lost, 0 drawn |
-| ``"game"``, ``au_cent_partie`` | ``"score"`` | ± the game-wins margin (winner's − loser's) |
-| ``"deal"`` | ``"win"`` | +1 / −1 / 0 by the deal's points |
-| ``"deal"`` | ``"score"`` | own deal points − opponent's deal points |
+{reward_table}
 
 Actions ({num_actions}), shared with every two-handed Piquet id
 ------------------------------------------------------------
@@ -98,11 +91,21 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.aec import front_ends
+from ...core.game import reward_table
 from ..piquet import GAME as _PIQUET
 from ..piquet.config import AuCentConfig
 from ..piquet.tools import spec_doc
 
-__doc__ = spec_doc(__doc__, AuCentConfig)
+#: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
+REWARDS = (
+    ("game", "win", "+1 game won, −1 lost, 0 drawn (`max_deals`)"),
+    ("game", "score", "± the au cent result (difference, doubled under `double_below`)"),
+    ("game, au_cent_partie", "win", "+1 partie won, −1 lost, 0 drawn"),
+    ("game, au_cent_partie", "score", "± the game-wins margin (winner's − loser's)"),
+    ("deal", "win", "+1 / −1 / 0 by the deal's points"),
+    ("deal", "score", "own deal points − opponent's deal points"),
+)
+__doc__ = spec_doc(__doc__, AuCentConfig).replace("{reward_table}", reward_table(REWARDS))
 
 Config = AuCentConfig
 GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls=Config)
@@ -113,4 +116,12 @@ PiquetAuCentVectorEnv, PiquetAuCentEnv, env = front_ends(
 )
 raw_env = env
 
-__all__ = ["GAME", "Config", "PiquetAuCentEnv", "PiquetAuCentVectorEnv", "env", "raw_env"]
+__all__ = [
+    "GAME",
+    "REWARDS",
+    "Config",
+    "PiquetAuCentEnv",
+    "PiquetAuCentVectorEnv",
+    "env",
+    "raw_env",
+]

@@ -15,12 +15,7 @@ Episodes and rewards
 --------------------
 Every game ends with winners and losers: the losers pay each winner (a draw: nobody pays).
 
-| ``episode`` | ``reward`` | reward per seat at the end |
-|---|---|---|
-| ``"game"`` (default) | ``"win"`` (default) | winners +1 each; the losers share the payment |
-| ``"game"`` | ``"score"`` | winners + (own total − the losers' mean total); losers share it |
-| ``"deal"`` | ``"win"`` | as ``"win"``, by the deal's points |
-| ``"deal"`` | ``"score"`` | as ``"score"``, with the deal's points |
+{reward_table}
 
 Winners and losers: normand game, the two who reached the target / the one who failed (normand
 rewards +1, +1, −2); partnership game, the side with the higher total (+1, +1, −1, −1); a
@@ -31,11 +26,7 @@ that ends the episode.
 
 Actions (65)
 ------------
-| ids | name | when |
-|---|---|---|
-| 0–31 | ``discard <card>`` | normand dealer's exchange; card index above the last discard |
-| 32–63 | ``play <card>`` | trick play; must follow suit if able |
-| 64 | ``stop`` | normand, ``normand_dealer_exchange="may"``: end the exchange early |
+{action_table}
 
 Card index = suit * 8 + (rank − 7), suits S, H, D, C, ranks 7 8 9 10 J Q K A.
 
@@ -78,17 +69,28 @@ Version history
 
 from __future__ import annotations
 
-from ....core.game import GameDef, layout_table
+from ....core.game import GameDef, action_table, layout_table, reward_table
 from ..constants import DECK
 from .config import NormandConfig, PartnershipConfig
-from .constants import ACTION_NAMES, NUM_ACTIONS, VERSION
+from .constants import ACTION_DOCS, ACTION_NAMES, NUM_ACTIONS, VERSION
 from .kernels import legal_row, observe_rows, reset_rows, step_for, step_rows
 from .layout import LAYOUT, OBS_LAYOUTS
 from .search import determinize
 from .tools import deal_extras, deck_strings, result
 
+#: the reward table of both ids (``core.game.reward_table``): (episode, reward, what each seat
+#: gets)
+REWARDS = (
+    ("game", "win", "winners +1 each; the losers share the payment"),
+    ("game", "score", "winners + (own total − the losers' mean total); losers share it"),
+    ("deal", "win", 'as `"win"`, by the deal\'s points'),
+    ("deal", "score", 'as `"score"`, with the deal\'s points'),
+)
+
 __doc__ = (
     __doc__.replace("{obs_table_3}", layout_table(OBS_LAYOUTS[3]))
+    .replace("{action_table}", action_table(ACTION_NAMES, ACTION_DOCS))
+    .replace("{reward_table}", reward_table(REWARDS))
     .replace("{obs_table_4}", layout_table(OBS_LAYOUTS[4]))
     .replace("{config_normand}", NormandConfig.describe())
     .replace("{config_partnership}", PartnershipConfig.describe())

@@ -28,6 +28,12 @@ ACTION_NAMES = tuple(
     + [f"play {format_card(c)}" for c in DECK.cards.tolist()]
     + ["stop"]
 )
+# when each action (a row of ``core.game.action_groups``) is legal (``python -m cardenvs.docs``)
+ACTION_DOCS = {
+    "discard": "normand dealer's exchange; card index above the last discard",
+    "play": "trick play; must follow suit if able",
+    "stop": 'normand, `normand_dealer_exchange="may"`: end the exchange early',
+}
 
 # --- phases ------------------------------------------------------------------------------------
 PHASE_EXCHANGE = 0
