@@ -422,29 +422,18 @@ class GameDef:
     inlined into it, and so is every rule helper they call: each is ``@njit(cache=True,
     forceinline=True)``, which numba types and lowers once per signature and marks
     ``alwaysinline`` for LLVM, whose inliner then copies it into every caller while optimising
-    the caller. Inlining ``_legal`` and ``_observe`` made the step 1.20-1.35 times faster in
-    alternating runs at N = 1024, since a call between kernels passes each array as a descriptor
-    of 7-9 words, and ``_apply`` another 1.07-1.26 times; leaving the smaller helpers to LLVM's
-    own judgement cost 25-50%. The helpers used to be inlined by numba (``inline="always"``),
-    which copies the callee's IR into each call site before type inference, and type inference
-    of the merged step grew faster than its size (Banque's step kernel
-    took 68 s of the engine's 83 s first compile, against 25 s for the whole engine now;
-    ``docs/benchmarks/cold_start-2026-12-03b.md``), and LLVM's inlining made the batched step
-    1-15% faster besides. Two exceptions are inlined by numba. ``_apply``, the step's dispatch
-    on the phase (and Piquet's ``_apply_action`` under it): a thin body over the whole game,
-    which compiled on its own would have LLVM optimise and translate the whole game once more
-    only to be inlined again (Piquet's first batched step 46 s -> 22 s, normand's 30 s -> 16 s,
-    the step as fast). And Four Aces' few small helpers, which compiled its engine in 10 s
-    instead of 15 s and stepped it 9% faster (alternating runs at N = 1024). Either way an
-    inlined helper is compiled into every place that calls it, so a kernel calls each big helper
-    from one place (Banque's ``_apply`` calls ``_after_play`` once, not once per kind of
-    play).
+    the caller: a call between kernels passes every array as a descriptor, and numba's own
+    ``inline="always"`` re-infers the types of everything it merges, which made first compiles
+    several times longer. Two exceptions are inlined by numba: ``_apply``, the step's dispatch
+    on the phase (and Piquet's ``_apply_action`` under it), a thin body over the whole game that
+    compiled on its own would be optimised twice; and Four Aces' few small helpers. Either way
+    an inlined helper is compiled into every place that calls it, so a kernel calls each big
+    helper from one place (Banque's ``_apply`` calls ``_after_play`` once, not once per kind of
+    play). The measurements: ``docs/history.md``, "Inlining in the step kernels".
 
-    One shared compiled loop would have to take the game's kernels as closure variables or as
-    arguments, and numba's cache misses both every time in a new process (the closure's cache key
-    pickles its kernels differently each time; a kernel argument costs about 25 µs a call and
-    misses too), so every process would recompile the step: 10-45 s per engine here. Hence
-    one template, generated into source files.
+    One template, generated into source files, rather than one shared compiled loop: numba's
+    cache misses a loop that takes the game's kernels as closure variables or as arguments in
+    every new process, so every process would recompile the step.
     """
 
     name: str
