@@ -139,9 +139,9 @@ else:
         remain); ``out`` is 1-D and C-contiguous, of an integer or float dtype;
         ``off >= 0``; nothing is bounds-checked. The bits go out in vectors of 64, 32, 16, 8 and
         4 entries (``_bits_store``), the last 0-3 one by one: a 36-card observation plane is a
-        32-wide and a 4-wide store, each a handful of instructions. This
-        replaced eight-entry copies from a byte table: same arrays, and the batched step 1.04 to
-        1.22 times faster at N = 1024 (with ``core.bytemask.row_bits``'s vector loads)."""
+        32-wide and a 4-wide store, each a handful of instructions. This replaced eight-entry
+        copies from a byte table: the same arrays, a faster step (measurements:
+        ``docs/history.md``, "From the code")."""
         ux = np.uint64(x)
         base = np.uint64(off)
         k = 0
@@ -245,8 +245,8 @@ def _dense_suits_pext(mask, low, width):
 
 # The cards of a game that plays ranks low .. low + width - 1 of each suit, as a dense set of its
 # 4 * width card indices (suit by suit, ranks upwards): ``dense_suits(mask, low, width)``, with
-# ``low`` and ``width`` constants at the call site. One pext where the CPU runs it fast (Piquet's
-# batched step 6% faster at N = 1024 with it, Banque's 2-3%; the same values), else shifts.
+# ``low`` and ``width`` constants at the call site. One pext where the CPU runs it fast (a faster
+# step, the same values: docs/history.md, "From the code"), else shifts.
 dense_suits = _dense_suits_pext if FAST_PEXT else _dense_suits_shifts
 
 

@@ -13,8 +13,8 @@ null meminfo), and numba skips the counting for arrays without an owner. ``borro
 such views of a step's arguments; every game's ``step_rows`` starts with it. This is safe there
 because the front end (Python) holds the arrays for the whole call and no kernel keeps an array
 beyond its own call. A borrowed view must not outlive the call that made it: never return one to
-Python or store it. In alternating runs at N = 1024 it made the batched step 1.09-1.38 times
-faster (Piquet most, Banque least); the values are the same.
+Python or store it. It makes the batched step faster with the same values (measurements:
+``docs/history.md``, "From the code").
 
 ``fixed_config(cfg, n, index, value)`` hands a step kernel its config vector as a tuple, with item
 ``index`` the constant ``value`` the kernel was compiled for (checked against the array). A

@@ -3,20 +3,16 @@
 At N = 8192 a batch's observations (1.4-2 KB a row, 11-17 MB in all) no longer fit in the
 caches, and writing a row stalls on fetching its cache lines. ``prefetch_ahead(out, b)``, called
 before writing row ``b``, asks the CPU to start fetching row ``b + PREFETCH_ROWS`` for writing,
-so the fetches overlap the work on the rows before it (the batched step 4-44% faster at N = 8192
-in paired runs on an AMD Zen 5 host, Four Aces most). On an Intel Xeon host with 2 MB of L2 a
-core and a slow shared L3, N = 1024 (1.5-2 MB of observations, with the state and masks beside
-them) already spills out of L2: there, prefetching 4 rows ahead from 512 KiB up made the step at
-N = 1024 faster in 3 alternating process pairs (Four Aces 1.14-1.23x, Piquet 1.03-1.11x, Esel
-1.02-1.08x), N = 8192 0.98-1.11x (Four Aces 1.11x) and N = 512 0.98-1.08x. Below
-``PREFETCH_MIN_BYTES`` the buffer stays in cache and the hints would only cost instructions, so
-none are issued.
+so the fetches overlap the work on the rows before it. Where a core's L2 is small (2 MB on the
+Intel Xeon host measured), N = 1024 (1.5-2 MB of observations, with the state and masks beside
+them) already spills out of it, hence the hints from ``PREFETCH_MIN_BYTES`` up, ``PREFETCH_ROWS``
+ahead. Below that the buffer stays in cache and the hints would only cost instructions, so none
+are issued (measurements: ``docs/history.md``, "From the code").
 
 ``STEP_BLOCK``: the batched steps make their three passes (actions, masks, observations) over
 blocks of this many rows rather than over the whole batch, so a block's game states are still in
 cache when its masks and observations are written. Rows are independent, so the values are the
-same; in alternating runs at N = 1024 normand's step got 17-24% faster, Four Aces' 8-11%,
-and the others stayed level.
+same, and the step is faster or level (measurements: ``docs/history.md``, "From the code").
 
 A prefetch is only a hint: it changes no value anywhere. Under ``NUMBA_DISABLE_JIT=1`` it is a
 no-op, so the kernels still run as plain Python.

@@ -408,10 +408,8 @@ STEP_OPTION = "num_players"
 def specialise(cfg, players):
     """The config as the step kernel compiled for ``players`` seats reads it: the seat count is a
     constant in it (``core.borrow.fixed_config``), so every loop over the seats has a known trip
-    count, and the config's values stay in registers. At N = 1024 in alternating process pairs
-    the default four-handed step got 1.15-1.37 times faster (4 pairs) than one kernel reading the
-    array; the same outputs, hashed over 600 steps of 512 rows and 400 steps for the other
-    counts."""
+    count, and the config's values stay in registers: a faster step than one kernel reading the
+    array, with the same outputs (measurements: ``docs/history.md``, "From the code")."""
     return fixed_config(cfg, CONFIG_SIZE, C_NUM_PLAYERS, players)
 
 

@@ -104,7 +104,7 @@ def _suit_and_runs(mask, replace, run2):
     return total
 
 
-# scoring a hand takes about 0.3–0.4 µs in the kernel (benchmarks/scoring.py)
+# the time to score a hand in the kernel: python -m benchmarks.scoring (docs/guides/benchmarks.md)
 @njit(cache=True)
 def score_mask(mask, cfg):
     """Round score of the natural cards in ``mask`` (jokers ignored): A + B + C (5.3)."""

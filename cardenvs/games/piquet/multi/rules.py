@@ -705,9 +705,8 @@ def specialise(cfg, mode):
     The kernels index the config with constant positions, so they read a tuple as they read the
     array; inlined into a step kernel that passes ``mode`` as a constant, every seat loop has a
     known trip count and every mode test is decided at compile time, and the config's values stay
-    in registers (``core.borrow.fixed_config``). In alternating process pairs at N = 1024 the
-    step got 1.27-1.54 times faster for normand and 1.22-1.87 for partnership (5 pairs each;
-    the same outputs, hashed over 600 steps of 512 rows)."""
+    in registers (``core.borrow.fixed_config``): a faster step with the same outputs
+    (measurements: ``docs/history.md``, "From the code")."""
     seats = 4 if mode == MODE_PARTNERSHIP else 3
     hand = PARTNERSHIP_HAND if mode == MODE_PARTNERSHIP else NORMAND_HAND
     if cfg[C_MODE] != mode or cfg[C_NUM_SEATS] != seats or cfg[C_HAND_SIZE] != hand:
