@@ -62,9 +62,10 @@ train-sb3: $(STAMP_TRAIN)
 ## The documentation site (mkdocs.yml, docs/), built into site/ with every warning an error: a
 ## broken link or anchor, a page missing from the navigation, a docstring the API reference
 ## cannot read. The build imports nothing (mkdocstrings reads the sources), so it takes seconds.
-## NO_MKDOCS_2_WARNING quiets Material's banner about its end of life (see docs/index.md).
+## NO_MKDOCS_2_WARNING quiets Material's banner about its end of life (see docs/index.md). No
+## --quiet: it hides the warnings from --strict, which then passes a broken link.
 docs: $(STAMP_DOCS)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 ## The whole test suite (slow tests excluded; `make test-all` runs them too): lint, the docs
 ## site, then the engines compiled first, one per process (cardenvs.compile), and pytest with

@@ -206,6 +206,16 @@ def test_docs__a_skip_without_a_reason_is_refused(tmp_path):
         run_blocks(page)
 
 
+def test_docs__make_docs_builds_strictly_and_make_test_builds_the_site():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    build = [line for line in makefile.splitlines() if "mkdocs build" in line]
+    assert build and all("--strict" in line for line in build), build
+    # mkdocs's --quiet hides the warnings that --strict counts, so a broken link would pass
+    assert not any("--quiet" in line or " -q" in line for line in build), build
+    test_target = next(line for line in makefile.splitlines() if line.startswith("test:"))
+    assert "docs" in test_target.split(":", 1)[1].split()
+
+
 # --- metadata ----------------------------------------------------------------------------------
 def test_docs__license_citation_and_pyproject_agree():
     tomllib = pytest.importorskip("tomllib")
