@@ -67,6 +67,7 @@ from .direct import entry_for
 from .game import GameDef
 from .messages import brief
 from .rng import MAX_SEED, check_seed, key_from_seed, mix64
+from .scene import resolve_view
 from .seats import check_seats
 from .state import ARRAYS, PackedState
 
@@ -640,6 +641,25 @@ class CardVectorEnv:
             raise RuntimeError("call reset() before render()")
         row = check_int(row, "row", 0, self.num_envs - 1)
         return self.game.render(self.state, row, self.config)
+
+    def scene(self, row: int = 0, seat=None) -> dict:
+        """The scene of row ``row`` (``core.scene``: a JSON-able dict of what is on the table)
+        as ``seat`` sees it: None the open view (every card), a seat number that seat's view,
+        ``"current"`` the view of the seat to act (the open view once the game is over)."""
+        if not self._started:
+            raise RuntimeError("call reset() before scene()")
+        row = check_int(row, "row", 0, self.num_envs - 1)
+        if self.game.scene is None:
+            raise NotImplementedError(f"{self.game.env_id} has no scene")
+        view = resolve_view(seat, self.num_seats, int(self._current[row]))
+        return self.game.scene(self.state, row, self.config, view)
+
+    def picture(self, row: int = 0, seat=None) -> np.ndarray:
+        """Row ``row`` drawn as an RGB image, ``uint8`` of shape ``core.picture.SHAPE``: the scene
+        of ``scene(row, seat)`` (``core.picture``)."""
+        from .picture import draw
+
+        return draw(self.scene(row, seat))
 
 
 def action_id(game: GameDef, name: str) -> int:

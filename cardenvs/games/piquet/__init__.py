@@ -64,6 +64,7 @@ from ...core.aec import front_ends
 from ...core.game import GameDef
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
+from . import scene as _scene
 from .config import Config
 from .tools import declarations, partie_result, spec_doc
 
@@ -76,7 +77,15 @@ def num_seats(config) -> int:
 
 
 GAME = GameDef.from_rules(
-    constants, config, layout, kernels, tools, search, render=_render.render, num_seats=num_seats
+    constants,
+    config,
+    layout,
+    kernels,
+    tools,
+    search,
+    render=_render.render,
+    scene=_scene.scene,
+    num_seats=num_seats,
 )
 PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
 raw_env = env
