@@ -56,6 +56,8 @@ Version history
   observation is unchanged (its size too); au cent's partie standing reuses ``contract_by``.
 - v0 (same id, play, observations and records unchanged): state field ``legal`` (the legal set
   of the seat to act, written with each mask and read to check the next action) added.
+- v0 (same id, play, observations and records unchanged): state field ``last_trick`` (the
+  deal's last finished trick, public, for the scene: ``core.scene``) added.
 """
 
 from __future__ import annotations

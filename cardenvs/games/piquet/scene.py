@@ -102,6 +102,10 @@ def scene(s: L.State, b: int, config, seat: int | None = None) -> dict:
     trick = []
     if f[L.F_TRICK_CARD] >= 0:
         trick.append(play(f[L.F_TRICK_LEADER], f[L.F_TRICK_CARD]))
+    last = None
+    leader, led, other, winner = (int(x) for x in f[L.F_LAST_TRICK : L.F_LAST_TRICK + 4])
+    if leader >= 0:
+        last = {"winner": winner, "cards": [play(leader, led), play(1 - leader, other)]}
     return make_scene(
         config,
         title=_title(s, b, cfg, name),
@@ -112,7 +116,7 @@ def scene(s: L.State, b: int, config, seat: int | None = None) -> dict:
         result=_result(s, b, cfg) if over else None,
         seats=seats,
         trick=trick,
-        last_trick=None,
+        last_trick=last,
         piles=piles,
         info=_info(s, b, cfg),
     )
