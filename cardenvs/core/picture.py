@@ -323,22 +323,44 @@ def _seat(im, d, box, seat: dict, to_act: bool, viewer: bool, bottom: bool) -> N
     top = y + 28 + 15 * max(1, len(lines)) + 2
     sizes = (CARD_L, CARD_M, CARD_S) if bottom else (CARD_M, CARD_S)
     hand, exposed = seat["hand"], seat["exposed"]
-    avail_h = y + h - top - (14 if exposed else 0)
+    avail_h = y + h - top
     if exposed:
-        gap = 16
-        share = w * len(hand) / max(1, len(hand) + len(exposed)) if hand else 0
-        used = _cards_block(im, hand, x, top, max(share - gap, CARD_S[0]), avail_h, sizes, False)
-        ex = x + (used + gap if hand else 0)
-        ew = _cards_block(im, exposed, ex, top, x + w - ex, avail_h, sizes, False)
-        fs = font(11)
-        label_y = y + h - 13
-        if hand:
-            d.text((x + used / 2, label_y), "hand", font=fs, fill=MUTED, anchor="mt")
-        d.text((ex + ew / 2, label_y), "exposed", font=fs, fill=MUTED, anchor="mt")
+        _hand_and_exposed(im, d, hand, exposed, (x, top, w, avail_h), sizes)
     elif hand:
         _cards_block(im, hand, x, top, w, avail_h, sizes)
     else:
         d.text((x + w / 2, top + 10), "no cards", font=f, fill=MUTED, anchor="mt")
+
+
+def _hand_and_exposed(im, d, hand, exposed, box, sizes) -> None:
+    """A Four Aces seat: the hidden hand and the exposed hand, each named under it; side by side
+    where the box is wide, else one above the other."""
+    x, y, w, h = box
+    fs = font(11)
+    groups = [(g, name) for g, name in ((hand, "hand"), (exposed, "exposed")) if g]
+    gap = 26
+    if w >= 300:  # side by side, one step for both
+        n = sum(len(g) for g, _ in groups)
+        for cw, ch in sizes:
+            room = w - gap * (len(groups) - 1) - cw * len(groups)
+            step = min(cw + 5, room / max(1, n - len(groups)))
+            if (step >= 21 and ch + 14 <= h) or (cw, ch) == sizes[-1]:
+                break
+        widths = [cw + step * (len(g) - 1) for g, _ in groups]
+        left = x + (w - sum(widths) - gap * (len(groups) - 1)) / 2
+        for (g, name), gw in zip(groups, widths, strict=True):
+            for i, c in enumerate(g):
+                _paste(im, c, left + i * step, y, (cw, ch))
+            d.text((left + gw / 2, y + ch + 2), name, font=fs, fill=MUTED, anchor="mt")
+            left += gw + gap
+        return
+    row_h = (h - 14 * len(groups)) / len(groups)
+    for k, (g, name) in enumerate(groups):
+        top = y + k * (row_h + 14)
+        fitting = [s for s in sizes if s[1] <= row_h] or [sizes[-1]]
+        _cards_block(im, g, x, top, w, row_h, fitting)
+        ch = _hand_layout(len(g), w, row_h, fitting, any(c is not None for c in g))[0][1]
+        d.text((x + w / 2, top + ch + 1), name, font=fs, fill=MUTED, anchor="mt")
 
 
 def _row_of_plays(im, d, plays, box, size, label_size: int = 12, names=None) -> None:
