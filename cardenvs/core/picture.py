@@ -302,9 +302,8 @@ def _plate(d, x, y, w, seat: dict, to_act: bool, viewer: bool) -> None:
     name = seat["name"] + (" ▸" if to_act else "")
     d.text((x + 8, y + 4), name, font=fb, fill=ink)
     nx = x + 8 + d.textlength(name, font=fb) + 7
-    role = seat["role"] + ("" if seat["active"] else " · out")
-    if viewer:
-        role = (role + " · view").lstrip(" ·")
+    parts = [seat["role"], "" if seat["active"] else "out", "view" if viewer else ""]
+    role = " · ".join(p for p in parts if p)
     if role:
         d.text((nx, y + 6), _fit(d, role, fr, max(0, x + w - nx - sw - 14)), font=fr, fill=ink)
     if score:
