@@ -228,3 +228,24 @@ def test_scene__the_batched_engine_gives_each_row_s_scene(env_id):
         venv.scene(3)
     with pytest.raises(ValueError, match="seat"):
         venv.scene(0, seat=7)
+
+
+def test_scene__the_picture_command_draws_a_deal_and_refuses_bad_input(tmp_path, capsys):
+    from PIL import Image
+
+    out = tmp_path / "table.png"
+    picture.main([IDS[0], "--seed", "1", "--steps", "3", "--seat", "current", "--out", str(out)])
+    assert Image.open(out).size == picture.SIZE
+    small = tmp_path / "small.png"
+    picture.main([IDS[0], "--seat", "1", "--small", "--out", str(small)])
+    assert Image.open(small).size == picture.SIZE
+    for bad in (
+        ["no_such-v0"],
+        [IDS[0], "--seat", "9"],
+        [IDS[0], "--steps", "-1"],
+        [IDS[0], "--option", "nonsense"],
+        [IDS[0], "--option", "num_colours=3"],
+    ):
+        with pytest.raises(SystemExit):
+            picture.main(bad + ["--out", str(tmp_path / "x.png")])
+        assert "error" in capsys.readouterr().err

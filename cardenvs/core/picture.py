@@ -292,7 +292,8 @@ def _cards_block(im, cards, x, y, aw, ah, sizes, centre: bool = True) -> float:
     return width
 
 
-def _plate(d, x, y, w, seat: dict, to_act: bool, viewer: bool) -> None:
+def _plate(d, x, y, w, seat: dict, to_act: bool, viewer: bool) -> str:
+    """The seat's name plate; returns the role text that did not fit on it ("" if it did)."""
     fill = GOLD if to_act else (PLATE if seat["active"] else PLATE_OUT)
     ink = BLACK if to_act else TEXT
     d.rounded_rectangle([x, y, x + w, y + 24], 7, fill=fill, outline=GOLD if viewer else None)
@@ -304,17 +305,20 @@ def _plate(d, x, y, w, seat: dict, to_act: bool, viewer: bool) -> None:
     nx = x + 8 + d.textlength(name, font=fb) + 7
     parts = [seat["role"], "" if seat["active"] else "out", "view" if viewer else ""]
     role = " · ".join(p for p in parts if p)
-    if role:
-        d.text((nx, y + 6), _fit(d, role, fr, max(0, x + w - nx - sw - 14)), font=fr, fill=ink)
     if score:
         d.text((x + w - 8 - sw, y + 4), score, font=fb, fill=ink)
+    if role and d.textlength(role, font=fr) > x + w - nx - sw - 14:
+        return role  # too long for the plate: the caller shows it under it
+    if role:
+        d.text((nx, y + 6), role, font=fr, fill=ink)
+    return ""
 
 
 def _seat(im, d, box, seat: dict, to_act: bool, viewer: bool, bottom: bool) -> None:
     x, y, w, h = box
-    _plate(d, x, y, w, seat, to_act, viewer)
+    role = _plate(d, x, y, w, seat, to_act, viewer)
     f = font(12)
-    lines = _wrap(d, seat["lines"], f, w - 8)[:2]
+    lines = _wrap(d, ([role] if role else []) + seat["lines"], f, w - 8)[:2]
     ty = y + 28
     for line in lines:
         d.text((x + 4, ty), line, font=f, fill=MUTED)
@@ -377,7 +381,8 @@ def _row_of_plays(im, d, plays, box, size, label_size: int = 12, names=None) -> 
     for i, p in enumerate(plays):
         _paste(im, p["card"], left + i * step, top, size)
     for i, p in enumerate(plays):
-        who = "—" if p["seat"] is None else (names or {}).get(p["seat"], f"player_{p['seat']}")
+        who = "no owner" if p["seat"] is None else f"player_{p['seat']}"
+        who = (names or {}).get(p["seat"], who)
         if step < cw:
             who = "·" if p["seat"] is None else f"p{p['seat']}"
             cx = left + i * step + min(step, cw) / 2
@@ -505,3 +510,69 @@ def image(scene: dict) -> Image.Image:
 def draw(scene: dict) -> np.ndarray:
     """``scene`` drawn as a ``uint8`` RGB array of shape ``SHAPE``."""
     return np.asarray(image(scene), dtype=np.uint8)
+
+
+def save(scene: dict, path, small: bool = False) -> None:
+    """Write ``scene``'s picture to ``path`` (PNG); ``small``: in 256 colours (a third of the
+    size, for pictures kept in the repository)."""
+    im = image(scene)
+    if small:
+        im = im.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    im.save(path, optimize=True)
+
+
+def _value(text: str):
+    """A config value from the command line: an int, True/False, else the string."""
+    if text in ("True", "False"):
+        return text == "True"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def main(argv=None) -> None:
+    """``python -m cardenvs.core.picture ID --out table.png [--seed S] [--steps K] [--seat V]
+    [--option name=value ...]``: play ``K`` uniformly random legal actions (seeded by ``S``) of
+    one deal of ``ID`` (``episode="deal"``; fewer if the deal ends first) and draw the table as
+    seat ``V`` sees it (a seat number, ``current``, or ``open``, the default)."""
+    import argparse
+
+    import cardenvs
+
+    p = argparse.ArgumentParser(prog="python -m cardenvs.core.picture", description=main.__doc__)
+    p.add_argument("env_id", help=f"one of {', '.join(cardenvs.GAMES)}")
+    p.add_argument("--out", required=True, help="the PNG file to write")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deal and of the play")
+    p.add_argument("--steps", type=int, default=0, help="random actions before drawing")
+    p.add_argument("--seat", default="open", help="open (default), current or a seat number")
+    p.add_argument("--option", action="append", default=[], help="a config option, name=value")
+    p.add_argument("--small", action="store_true", help="256 colours (a smaller file)")
+    a = p.parse_args(argv)
+    if a.env_id not in cardenvs.GAMES:
+        p.error(f"unknown id {a.env_id!r}; choose one of {', '.join(cardenvs.GAMES)}")
+    if a.steps < 0:
+        p.error(f"--steps must be 0 or more, got {a.steps}")
+    config = {}
+    for item in a.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            p.error(f"--option takes name=value, got {item!r}")
+        config[name] = _value(value)
+    seat = None if a.seat == "open" else a.seat if a.seat == "current" else _value(a.seat)
+    try:
+        env = cardenvs.make(a.env_id, episode="deal", render_seat=seat, **config)
+    except ValueError as e:
+        p.error(str(e))
+    env.reset(seed=a.seed)
+    rng = np.random.default_rng(a.seed)
+    for _ in range(a.steps):
+        legal = env.unwrapped.legal_actions()
+        if not legal:
+            break
+        env.step(int(rng.choice(legal)))
+    save(env.unwrapped.scene(seat), a.out, a.small)
+
+
+if __name__ == "__main__":
+    main()

@@ -96,7 +96,7 @@ def scene(s: State, b: int, config, seat: int | None = None) -> dict:
         pile("stock", [format_card(c) if viewer is None else None for c in stock]),
         pile("banks taken", cards_of(taken)),
     ]
-    info = [_trumps(f, config), f"Match to {config.target_score}"]
+    info = [_trumps(f, config), f"Match to {config.target_score}", "The bank: bottom card first"]
     if f[F_TIEBREAK]:
         info.append("Tie-break hand")
     deal_only = config.episode == "deal"
