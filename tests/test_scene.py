@@ -109,10 +109,8 @@ def test_scene__frames_over_a_whole_deal_in_every_view(env_id):
         assert frame.shape == picture.SHAPE and frame.dtype == np.uint8
         for seat in range(p):
             check_scene(core.scene(seat))
-        if steps % 4 == 0:  # a seat's picture now and then (the open one every step)
-            for seat in range(p):
-                f = core.picture(seat)
-                assert f.shape == picture.SHAPE and f.dtype == np.uint8
+            f = core.picture(seat)
+            assert f.shape == picture.SHAPE and f.dtype == np.uint8
         steps += 1
     final = core.scene()
     check_scene(final)
@@ -141,8 +139,34 @@ def test_scene__a_seat_sees_only_what_its_observation_reveals(env_id):
             assert not extra, f"seat {seat} sees {sorted(extra)}, which its observation hides"
             own = {c for c in view["seats"][seat]["hand"] if c not in (None, "JK")}
             assert own == revealed(env_id, obs, [OWN_HAND.get(engine, "hand")])
+            if None not in view["seats"][seat]["hand"]:  # the open view shows the same hand
+                assert open_view["seats"][seat]["hand"] == view["seats"][seat]["hand"]
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("env_id", [i for i in IDS if ENGINE[i] in ("piquet", "multi", "esel")])
+def test_scene__each_card_of_a_trick_is_named_by_the_seat_that_played_it(env_id):
+    from cardenvs.core.cards import parse_card
+
+    game = cardenvs.game_info(env_id)
+    seen_last = 0
+    for env in play_deal(env_id, seed=13):
+        core = env.unwrapped
+        played = game.layout.field(core._engine.state, "played")[0]
+        scene = core.scene()
+        last = scene["last_trick"]
+        plays = scene["trick"] + (last["cards"] if last else [])
+        for p in plays:
+            assert (int(played[p["seat"]]) >> parse_card(p["card"])) & 1, p
+        if last:
+            seen_last += 1
+            p = len(core.possible_agents)
+            seats = [c["seat"] for c in last["cards"]]
+            turns = [(s - seats[0]) % p for s in seats]  # places after the leader's
+            assert turns == sorted(set(turns)), "not in play order, clockwise"
+            assert last["winner"] in seats
+    assert seen_last > 0
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -213,6 +237,13 @@ def test_scene__views_and_their_errors(env_id, capsys):
     assert isinstance(text.render(), str)
     with pytest.raises(RuntimeError, match="reset"):
         cardenvs.make(env_id).scene()
+
+
+@pytest.mark.parametrize("env_id", IDS[:1])
+def test_scene__pettingzoo_s_render_test_passes(env_id, capsys):
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode: cardenvs.make(env_id, render_mode=render_mode))
 
 
 @pytest.mark.parametrize("env_id", IDS[:1])
