@@ -7,11 +7,15 @@
 Rewards arrive on the step that ends the episode, for every agent at once; then every agent is
 terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each).
 
-Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``record`` and
-``determinize`` before ``reset`` raise ``RuntimeError``, ``step`` once every agent has stepped out
-raises ``ValueError``. Unknown keys in ``reset``'s ``options`` are ignored with a warning
-(PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and ``episode`` are validated
-(``episode``: see the batched engine, ``cardenvs.core.vector``).
+Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``scene``,
+``picture``, ``record`` and ``determinize`` before ``reset`` raise ``RuntimeError``, ``step``
+once every agent has stepped out raises ``ValueError``. Unknown keys in ``reset``'s ``options``
+are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and
+``episode`` are validated (``episode``: see the batched engine, ``cardenvs.core.vector``).
+
+Rendering: ``render_mode="ansi"`` returns the game's text, ``"human"`` prints it after every
+step, ``"rgb_array"`` returns a picture of the table (``core.picture``) in the view
+``render_seat`` names (None: open, a seat, ``"current"``: the seat to act).
 
 The constructor takes the game's config options only: ``num_envs``, ``seed``, ``autoreset`` and
 ``validate`` belong to the batched engine (``cardenvs.make_vector``) and raise ``ValueError``

@@ -49,6 +49,10 @@ seed, autoreset, ``reset_rows``) is the next. ``options={"episode": k}`` makes `
 game ``k`` of the seed in every row instead, which is how a recorded game that was not its
 seed's first replays (``core.aec``).
 
+The table. ``render(row)`` is a row as text, ``scene(row, seat)`` as data (``core.scene``: what
+is on the table, as the open view or as ``seat`` sees it) and ``picture(row, seat)`` as an RGB
+image (``core.picture``).
+
 Copies. ``copy.deepcopy`` and ``pickle`` give an independent engine that plays on exactly as the
 original would (state, buffers, seed and episode counters are copied; the compiled kernels are
 looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share the state).
