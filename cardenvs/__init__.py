@@ -18,17 +18,33 @@ from .registry import GAMES, classes, lookup, register_pettingzoo
 __version__ = "0.1.0"
 
 
-def make(env_id: str, render_mode: str | None = None, illegal_action: str = "penalize", **config):
+def make(
+    env_id: str,
+    render_mode: str | None = None,
+    illegal_action: str = "penalize",
+    render_seat=None,
+    **config,
+):
     """A PettingZoo AEC environment for ``env_id`` (see ``GAMES``).
 
     Args:
         env_id: e.g. ``"piquet-v0"``.
-        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints
+            it) or ``"rgb_array"`` (``render()`` returns a picture of the table: ``uint8``,
+            shape ``(640, 960, 3)``; ``cardenvs.core.picture``).
         illegal_action: ``"penalize"`` (PettingZoo classic) or ``"raise"``.
+        render_seat: whose view ``"rgb_array"`` draws: None the open view (every card face up,
+            the default), a seat number that seat's view (what it cannot see face down),
+            ``"current"`` the view of the seat to act (the open view once the game is over).
         **config: the game's ``Config`` options (validated).
     """
     _, env_cls, defaults = classes(env_id)
-    return env_cls(render_mode=render_mode, illegal_action=illegal_action, **(defaults | config))
+    return env_cls(
+        render_mode=render_mode,
+        illegal_action=illegal_action,
+        render_seat=render_seat,
+        **(defaults | config),
+    )
 
 
 def make_vector(

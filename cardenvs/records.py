@@ -3,8 +3,8 @@
 A record (``env.unwrapped.record()``) is a dict with
 
 - ``game`` (str) and ``version`` (int): the id ``f"{game}-v{version}"``;
-- ``config`` (dict): the id's ``Config`` options (nothing else: no ``render_mode``, no
-  ``illegal_action``; a replay never renders and always checks every action);
+- ``config`` (dict): the id's ``Config`` options (nothing else: no ``render_mode``,
+  ``render_seat`` or ``illegal_action``; a replay never renders and always checks every action);
 - ``seed`` (int, or None);
 - ``episode`` (int >= 0, optional): the game's index under its seed (absent: 0, the seed's first
   game; a game after a ``reset()`` without a seed has one);
@@ -147,7 +147,8 @@ def replay_record(record: dict) -> dict:
     _, env_cls, _ = classes(env_id)
     game = env_cls.vector_cls.game
     # an option added with a changed default: a record without it was played with the old
-    # value; only the id's options: a record's config cannot pass render_mode or illegal_action
+    # value; only the id's options: a record's config cannot pass render_mode, render_seat or
+    # illegal_action
     config = game.config_cls.RECORD_DEFAULTS | record["config"]
     game.config_cls.from_kwargs(**config)
     env = env_cls(illegal_action="raise", **config)

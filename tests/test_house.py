@@ -25,6 +25,7 @@ ENGINE_FILES = {
     "search.py",
     "tools.py",
     "render.py",
+    "scene.py",
 }
 MAX_LINES = 800
 

@@ -232,7 +232,7 @@ def test_aec__bad_constructor_arguments_raise():
     with pytest.raises(ValueError, match="illegal_action"):
         cardenvs.make(ENV_ID, illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
-        cardenvs.make(ENV_ID, render_mode="rgb_array")
+        cardenvs.make(ENV_ID, render_mode="rgb")
 
 
 def test_aec__step_after_game_over_raises():

@@ -379,7 +379,14 @@ def test_replay__version_must_be_an_int(deal_record, version):
 
 
 @pytest.mark.parametrize(
-    "extra", [{"render_mode": "human"}, {"render_mode": "ansi"}, {"illegal_action": "penalize"}]
+    "extra",
+    [
+        {"render_mode": "human"},
+        {"render_mode": "ansi"},
+        {"render_mode": "rgb_array"},
+        {"render_seat": 0},
+        {"illegal_action": "penalize"},
+    ],
 )
 def test_replay__never_renders_and_takes_only_config_options(deal_record, extra, capsys):
     bad = copy.deepcopy(deal_record)

@@ -7,11 +7,15 @@
 Rewards arrive on the step that ends the episode, for every agent at once; then every agent is
 terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each).
 
-Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``record`` and
-``determinize`` before ``reset`` raise ``RuntimeError``, ``step`` once every agent has stepped out
-raises ``ValueError``. Unknown keys in ``reset``'s ``options`` are ignored with a warning
-(PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and ``episode`` are validated
-(``episode``: see the batched engine, ``cardenvs.core.vector``).
+Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``scene``,
+``picture``, ``record`` and ``determinize`` before ``reset`` raise ``RuntimeError``, ``step``
+once every agent has stepped out raises ``ValueError``. Unknown keys in ``reset``'s ``options``
+are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and
+``episode`` are validated (``episode``: see the batched engine, ``cardenvs.core.vector``).
+
+Rendering: ``render_mode="ansi"`` returns the game's text, ``"human"`` prints it after every
+step, ``"rgb_array"`` returns a picture of the table (``core.picture``) in the view
+``render_seat`` names (None: open, a seat, ``"current"``: the seat to act).
 
 The constructor takes the game's config options only: ``num_envs``, ``seed``, ``autoreset`` and
 ``validate`` belong to the batched engine (``cardenvs.make_vector``) and raise ``ValueError``
@@ -55,9 +59,11 @@ from pettingzoo import AECEnv
 
 from .coldstart import LOG, say, warmup_for
 from .messages import brief
+from .scene import resolve_view
 from .vector import CardVectorEnv
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
 RESET_OPTIONS = ("deck", "dealer", "episode")
 # keyword arguments of the batched engine that an AEC env does not take, and what to do instead
 ENGINE_ONLY = {
@@ -75,17 +81,30 @@ class CardAECEnv(AECEnv):
     """The PettingZoo AEC front end of a game (see the module docstring).
 
     Args:
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it
+            after every step) or ``"rgb_array"`` (``render()`` returns a picture of the table,
+            ``core.picture``).
         illegal_action: ``"penalize"`` (PettingZoo classic) or ``"raise"``.
+        render_seat: whose view ``"rgb_array"`` draws: None the open view (every card, the
+            default), a seat number that seat's view (the others' hands face down),
+            ``"current"`` the view of the seat to act (the open view once the game is over).
         **config: the game's ``Config`` options.
     """
 
     vector_cls: type[CardVectorEnv]
 
-    def __init__(self, render_mode: str | None = None, illegal_action: str = "penalize", **config):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "penalize",
+        render_seat=None,
+        **config,
+    ):
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be one of {list(RENDER_MODES)}, got {brief(render_mode)}"
+            )
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(
                 f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
@@ -97,8 +116,14 @@ class CardAECEnv(AECEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         game = self.vector_cls.game
+        checked = game.config_cls.from_kwargs(**config)
+        try:
+            resolve_view(render_seat, game.num_seats(checked), 0)
+        except ValueError as e:
+            raise ValueError(f"render_seat: {e}") from None
+        self.render_seat = render_seat
         # a cold numba cache: play on plain Python while the kernels compile (core.coldstart)
-        self._warmup = warmup_for(game, game.config_cls.from_kwargs(**config))
+        self._warmup = warmup_for(game, checked)
         make = self.vector_cls if self._warmup is None else self.vector_cls._plain_engine
         self._engine = make(1, autoreset=False, validate=False, **config)
         self.game = game
@@ -365,6 +390,21 @@ class CardAECEnv(AECEnv):
         rng = np.random.default_rng() if rng is None else rng
         return self.simulator().determinize(self._engine.state, seat, rng)
 
+    def scene(self, seat=None) -> dict:
+        """The scene of the game (``core.scene``: a JSON-able dict of what is on the table) as
+        ``seat`` sees it: None the open view, a seat number that seat's view, ``"current"`` the
+        view of the seat to act (the open view once the game is over)."""
+        if self._record is None:
+            raise RuntimeError("call reset() before scene()")
+        return self._engine.scene(0, seat)
+
+    def picture(self, seat=None) -> np.ndarray:
+        """The table drawn as an RGB image (``uint8``, shape ``core.picture.SHAPE``) as ``seat``
+        sees it (as for ``scene``)."""
+        from .picture import draw
+
+        return draw(self.scene(seat))
+
     def render(self):
         if self._record is None:
             raise RuntimeError("call reset() before render()")
@@ -373,6 +413,8 @@ class CardAECEnv(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode")
             return None
+        if self.render_mode == "rgb_array":
+            return self.picture(self.render_seat)
         text = self._engine.render(0)
         if self.render_mode == "human":
             print(text)
@@ -417,7 +459,7 @@ def front_ends(game, prefix: str, module: str, title: str):
         (CardAECEnv,),
         {
             "metadata": {
-                "render_modes": ["human", "ansi"],
+                "render_modes": ["human", "ansi", "rgb_array"],
                 "name": f"{game.name}_v{game.version}",
                 "is_parallelizable": False,
             },

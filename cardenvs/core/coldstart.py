@@ -75,6 +75,7 @@ PLAIN_FIELDS = (
     "observe_rows",
     "result",
     "render",
+    "scene",
     "deck_strings",
     "legal_row",
     "deal_extras",

@@ -460,6 +460,9 @@ class GameDef:
     # (config vector) -> the step kernel compiled for it (``StepKernels``: one per seat count);
     # None: ``step_rows`` for every config
     step_for: Callable[[np.ndarray], Callable] | None = None
+    # (state, row, config, seat=None) -> the scene of the row as ``seat`` sees it (None: the open
+    # view), a JSON-able dict in the format of ``core.scene``
+    scene: Callable | None = None
 
     def __post_init__(self):
         # the config class learns the id it configures, for its error messages (one id per
@@ -479,12 +482,19 @@ class GameDef:
         return tuple(tuple(side) for side in self.sides(config))
 
     @classmethod
-    def from_rules(cls, *modules, render: Callable, num_seats: Callable[[Any], int]) -> GameDef:
+    def from_rules(
+        cls,
+        *modules,
+        render: Callable,
+        num_seats: Callable[[Any], int],
+        scene: Callable | None = None,
+    ) -> GameDef:
         """The ``GameDef`` of a game package whose modules use the standard names (``NAME``,
         ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,
         ``LAYOUT``, the three batched kernels, ``legal_row``, ``result``, ``deck_strings`` and
         optionally ``deal_extras``, ``determinize`` and ``step_for``): each name is taken from
-        the first of ``modules`` that defines it."""
+        the first of ``modules`` that defines it; ``render`` (text) and ``scene`` (the table as
+        data, ``core.scene``) come from the package's ``render.py`` and ``scene.py``."""
 
         def find(name, required=True):
             for module in modules:
@@ -510,6 +520,7 @@ class GameDef:
             observe_rows=find("observe_rows"),
             result=find("result"),
             render=render,
+            scene=scene,
             deck_strings=find("deck_strings"),
             deal_extras=find("deal_extras", False),
             legal_row=find("legal_row"),

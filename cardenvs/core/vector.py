@@ -49,6 +49,10 @@ seed, autoreset, ``reset_rows``) is the next. ``options={"episode": k}`` makes `
 game ``k`` of the seed in every row instead, which is how a recorded game that was not its
 seed's first replays (``core.aec``).
 
+The table. ``render(row)`` is a row as text, ``scene(row, seat)`` as data (``core.scene``: what
+is on the table, as the open view or as ``seat`` sees it) and ``picture(row, seat)`` as an RGB
+image (``core.picture``).
+
 Copies. ``copy.deepcopy`` and ``pickle`` give an independent engine that plays on exactly as the
 original would (state, buffers, seed and episode counters are copied; the compiled kernels are
 looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share the state).
@@ -67,6 +71,7 @@ from .direct import entry_for
 from .game import GameDef
 from .messages import brief
 from .rng import MAX_SEED, check_seed, key_from_seed, mix64
+from .scene import resolve_view
 from .seats import check_seats
 from .state import ARRAYS, PackedState
 
@@ -640,6 +645,25 @@ class CardVectorEnv:
             raise RuntimeError("call reset() before render()")
         row = check_int(row, "row", 0, self.num_envs - 1)
         return self.game.render(self.state, row, self.config)
+
+    def scene(self, row: int = 0, seat=None) -> dict:
+        """The scene of row ``row`` (``core.scene``: a JSON-able dict of what is on the table)
+        as ``seat`` sees it: None the open view (every card), a seat number that seat's view,
+        ``"current"`` the view of the seat to act (the open view once the game is over)."""
+        if not self._started:
+            raise RuntimeError("call reset() before scene()")
+        row = check_int(row, "row", 0, self.num_envs - 1)
+        if self.game.scene is None:
+            raise NotImplementedError(f"{self.game.env_id} has no scene")
+        view = resolve_view(seat, self.num_seats, int(self._current[row]))
+        return self.game.scene(self.state, row, self.config, view)
+
+    def picture(self, row: int = 0, seat=None) -> np.ndarray:
+        """Row ``row`` drawn as an RGB image, ``uint8`` of shape ``core.picture.SHAPE``: the scene
+        of ``scene(row, seat)`` (``core.picture``)."""
+        from .picture import draw
+
+        return draw(self.scene(row, seat))
 
 
 def action_id(game: GameDef, name: str) -> int:

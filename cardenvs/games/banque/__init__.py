@@ -6,6 +6,7 @@ from ...core.aec import front_ends
 from ...core.game import GameDef
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
+from . import scene as _scene
 from .config import Config
 from .tools import Table, beats
 
@@ -25,7 +26,15 @@ def num_seats(config) -> int:
 
 
 GAME = GameDef.from_rules(
-    constants, config, layout, kernels, tools, search, render=_render.render, num_seats=num_seats
+    constants,
+    config,
+    layout,
+    kernels,
+    tools,
+    search,
+    render=_render.render,
+    scene=_scene.scene,
+    num_seats=num_seats,
 )
 BanqueVectorEnv, BanqueEnv, env = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
 raw_env = env

@@ -6,6 +6,7 @@ from ...core.aec import front_ends
 from ...core.game import GameDef
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
+from . import scene as _scene
 from .config import Config
 from .tools import score_breakdown, score_cards
 
@@ -29,7 +30,15 @@ def num_seats(config) -> int:
 
 
 GAME = GameDef.from_rules(
-    constants, config, layout, kernels, tools, search, render=_render.render, num_seats=num_seats
+    constants,
+    config,
+    layout,
+    kernels,
+    tools,
+    search,
+    render=_render.render,
+    scene=_scene.scene,
+    num_seats=num_seats,
 )
 FourAcesVectorEnv, FourAcesEnv, env = front_ends(
     GAME, "FourAces", __name__, "Four Aces (3–5 players)"

@@ -51,6 +51,8 @@ Version history
   observation is unchanged (its size too); au cent's partie standing reuses ``contract_by``.
 - v0 (same id, play, observations and records unchanged): state field ``legal`` (the legal set
   of the seat to act, written with each mask and read to check the next action) added.
+- v0 (same id, play, observations and records unchanged): state field ``last_trick`` (the
+  deal's last finished trick, public, for the scene: ``core.scene``) added.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from ...core.aec import front_ends
 from ...core.game import GameDef, reward_table
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
+from . import scene as _scene
 from .config import Config
 from .tools import declarations, partie_result, spec_doc
 
@@ -78,7 +81,15 @@ def num_seats(config) -> int:
 
 
 GAME = GameDef.from_rules(
-    constants, config, layout, kernels, tools, search, render=_render.render, num_seats=num_seats
+    constants,
+    config,
+    layout,
+    kernels,
+    tools,
+    search,
+    render=_render.render,
+    scene=_scene.scene,
+    num_seats=num_seats,
 )
 PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
 raw_env = env

@@ -75,6 +75,13 @@ STATE_FIELDS = (
     ("games_won", "f", 2, "au cent partie: games won per seat (a double game counts 2)"),
     ("games", "f", 1, "au cent partie: games finished"),
     ("game_start", "f", 1, "au cent partie: deal_no of the current game's first deal"),
+    (
+        "last_trick",
+        "f",
+        4,
+        "the deal's last finished trick (the scene): leader, his card, the other card, the "
+        "winner; -1 none",
+    ),
 )
 
 LAYOUT = StateLayout(NAME, STATE_FIELDS)
@@ -108,6 +115,7 @@ F_REDEALS, F_BID, F_BIDDER, F_DOUBLED, F_BID_ACTS, F_LAST_CONTRACT = (
 F_SWAPPED, F_GAMES_WON, F_GAMES, F_GAME_START = (
     LAYOUT.offset(k) for k in ("swapped", "games_won", "games", "game_start")
 )
+F_LAST_TRICK = LAYOUT.offset("last_trick")
 
 State = PackedState
 

@@ -9,8 +9,9 @@ from .multi import REWARDS, game_def
 from .multi.config import NormandConfig as Config
 from .multi.constants import NAME_NORMAND
 from .multi.render import render as _render
+from .multi.scene import scene as _scene
 
-GAME = game_def(NAME_NORMAND, Config, 3, _render)
+GAME = game_def(NAME_NORMAND, Config, 3, _render, _scene)
 
 
 PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(

@@ -9,8 +9,9 @@ from .multi import REWARDS, game_def
 from .multi.config import PartnershipConfig as Config
 from .multi.constants import NAME_PARTNERSHIP
 from .multi.render import render as _render
+from .multi.scene import scene as _scene
 
-GAME = game_def(NAME_PARTNERSHIP, Config, 4, _render)
+GAME = game_def(NAME_PARTNERSHIP, Config, 4, _render, _scene)
 
 
 PartnershipPiquetVectorEnv, PartnershipPiquetEnv, env = front_ends(

@@ -120,6 +120,7 @@ from .layout import (
     F_GAMES_WON,
     F_LAST_CONTRACT,
     F_LAST_DISC,
+    F_LAST_TRICK,
     F_LOOKED,
     F_NDISC,
     F_PHASE,
@@ -202,6 +203,8 @@ def _deal(s, b, cfg, dealer):
     s.f[b, F_LOOKED] = -1
     s.f[b, F_TRICK_CARD] = -1
     s.f[b, F_TRICK_LEADER] = elder
+    for i in range(4):
+        s.f[b, F_LAST_TRICK + i] = -1
     _next_claim(s, b, cfg)
 
 
@@ -343,6 +346,10 @@ def _play(s, b, cfg, card):
     if card // 13 != led // 13:
         s.f[b, F_VOID + seat] |= 1 << (led // 13)  # he cannot follow: void in the led suit (2.7)
     winner = _trick_winner(led, leader, card, seat)
+    s.f[b, F_LAST_TRICK] = leader  # kept for the scene (core.scene), read by no rule
+    s.f[b, F_LAST_TRICK + 1] = led
+    s.f[b, F_LAST_TRICK + 2] = card
+    s.f[b, F_LAST_TRICK + 3] = winner
     ten_for_last = cfg[C_TRICK_SCORING] == TRICK_SCORING_TEN_FOR_LAST
     auction = cfg[C_GAME] == GAME_AUCTION
     if ten_for_last or auction:

@@ -64,7 +64,8 @@ Version history
 - v0: first release of both ids. Later, same version (rules, observations and records
   unchanged): the ``void`` state field and the determinization for search; then the ``legal``
   state field (the legal set of the seat to act, written with each mask and read to check the
-  next action).
+  next action); then the ``last_table`` and ``last_trick`` state fields (the deal's last
+  finished trick, public, for the scene: ``core.scene``).
 """
 
 from __future__ import annotations
@@ -112,9 +113,10 @@ def _partners_opposite(config) -> tuple:
     return ((0, 2), (1, 3))
 
 
-def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
+def game_def(name: str, config_cls, num_seats: int, render, scene) -> GameDef:
     """The ``GameDef`` of one of the two ids (the kernels are shared; the config class, the
-    seat count and the observation layout differ)."""
+    seat count and the observation layout differ); ``render`` and ``scene`` are the package's
+    (``render.py``, ``scene.py``)."""
     return GameDef(
         name=name,
         version=VERSION,
@@ -131,6 +133,7 @@ def game_def(name: str, config_cls, num_seats: int, render) -> GameDef:
         observe_rows=observe_rows,
         result=result,
         render=render,
+        scene=scene,
         deck_strings=deck_strings,
         legal_row=legal_row,
         deal_extras=deal_extras,

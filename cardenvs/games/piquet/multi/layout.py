@@ -56,6 +56,8 @@ STATE_FIELDS = (
     ("bonus", "f", 4, "per side: BONUS_PIQUE / BONUS_REPIQUE this deal"),
     ("outcome", "f", 4, "per seat once the game is over: 1 winner, -1 loser, 0 neither"),
     ("winner", "f", 1, "a winning seat (normand: the first to finish; partnership: side), -1"),
+    ("last_table", "m", 1, "cards of the deal's last finished trick (the scene)"),
+    ("last_trick", "f", 2, "its leader and winner, -1 none"),
 )
 
 LAYOUT = StateLayout("piquet_multi", STATE_FIELDS)
@@ -81,6 +83,7 @@ F_TRICKS, F_DECL_WIN, F_BONUS, F_OUTCOME, F_WINNER = (
     LAYOUT.offset(k) for k in ("tricks", "decl_win", "bonus", "outcome", "winner")
 )
 F_VOID = LAYOUT.offset("void")
+M_LAST_TABLE, F_LAST_TRICK = LAYOUT.offset("last_table"), LAYOUT.offset("last_trick")
 
 
 def new_state(n: int) -> State:

@@ -92,6 +92,7 @@ from .layout import (
     F_DECL_WIN,
     F_FINISHED,
     F_LAST_DISC,
+    F_LAST_TRICK,
     F_LED,
     F_NDISC,
     F_OUTCOME,
@@ -107,6 +108,7 @@ from .layout import (
     M_EPISODE,
     M_HAND,
     M_KEY,
+    M_LAST_TABLE,
     M_LEGAL,
     M_PLAYED,
     M_SEEN,
@@ -340,6 +342,9 @@ def _deal(s, b, cfg, dealer):
     s.m[b, M_DISCARDS] = 0
     s.m[b, M_SEEN] = 0
     s.m[b, M_TABLE] = 0
+    s.m[b, M_LAST_TABLE] = 0
+    s.f[b, F_LAST_TRICK] = -1
+    s.f[b, F_LAST_TRICK + 1] = -1
     s.f[b, F_NDISC] = 0
     s.f[b, F_LAST_DISC] = -1
     s.f[b, F_TALON_POS] = 0
@@ -453,6 +458,9 @@ def _play(s, b, cfg, card):
     if _side(cfg, w) != _side(cfg, leader):
         _score_play(s, b, cfg, _side(cfg, w), 1)  # winning a trick an opponent led (2.8)
     s.f[b, F_TRICKS + w] += 1
+    s.m[b, M_LAST_TABLE] = s.m[b, M_TABLE]  # kept for the scene (core.scene), read by no rule
+    s.f[b, F_LAST_TRICK] = leader
+    s.f[b, F_LAST_TRICK + 1] = w
     s.f[b, F_TRICK_N] = 0
     s.f[b, F_LED] = -1
     s.f[b, F_BEST] = -1
