@@ -9,6 +9,7 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_TRAIN := $(VENV)/.stamp-train
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_DOCS := $(VENV)/.stamp-docs
+STAMP_BROWSER := $(VENV)/.stamp-browser
 
 .PHONY: demo test test-all lint format bench train train-sb3 docs clean
 
@@ -37,6 +38,20 @@ $(STAMP_BENCH): $(STAMP_BASE)
 
 $(STAMP_DOCS): $(STAMP_BASE)
 	$(PIP) -e '.[docs]'
+	touch $@
+
+# Headless Chromium for the browser tests (tests/test_view.py, tests/test_web.py; they fail
+# without it, they are never skipped): the distribution's chromium and chromium-driver, installed
+# with apt-get (sudo when not root) only when chromium or chromedriver is not on PATH. Selenium
+# comes with the dev extra.
+$(STAMP_BROWSER): $(STAMP_DEV)
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+		echo "chromium and chromedriver: found"; \
+	else \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
+	fi
 	touch $@
 
 ## One full Piquet partie between two random agents, rendered as text.
@@ -70,14 +85,15 @@ docs: $(STAMP_DOCS)
 ## The whole test suite (slow tests excluded; `make test-all` runs them too): lint, the docs
 ## site, then the engines compiled first, one per process (cardenvs.compile), and pytest with
 ## one worker per core. The train extra is installed too (torch pinned to its CPU build), so the
-## training scripts' end-to-end tests run instead of being skipped.
-test: $(STAMP_DEV) $(STAMP_TRAIN) docs
+## training scripts' end-to-end tests run instead of being skipped, and headless Chromium for the
+## browser tests of the replay viewer and the web game.
+test: $(STAMP_DEV) $(STAMP_TRAIN) $(STAMP_BROWSER) docs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m cardenvs.compile
 	$(BIN)/python -m pytest -q -n auto
 
-test-all: $(STAMP_DEV) $(STAMP_TRAIN)
+test-all: $(STAMP_DEV) $(STAMP_TRAIN) $(STAMP_BROWSER)
 	$(BIN)/python -m cardenvs.compile
 	$(BIN)/python -m pytest -q -n auto -m ""
 

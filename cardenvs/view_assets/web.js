@@ -1,0 +1,111 @@
+/* cardenvs browser game (cardenvs.web): draws GET /state with Table.render from the human
+   seat's view; a legal card of the human's hand is clicked to play it, every other legal action
+   is a button (both carry data-legal); POST /act sends the choice with the step it was made
+   at, POST /new starts the next game. body[data-step], [data-over] and [data-busy] say where
+   the page is (for people and tests alike). */
+"use strict";
+(function () {
+  var $ = function (id) { return document.getElementById(id); };
+  var body = document.body;
+  var current = null;
+  var lastMine = 0; // the step of the human's last move: what happened since is highlighted
+
+  function request(method, path, payload) {
+    body.dataset.busy = "1";
+    var init = { method: method, headers: { "Content-Type": "application/json" } };
+    if (payload !== undefined) init.body = JSON.stringify(payload);
+    return fetch(path, init).then(function (r) {
+      return r.json().then(function (j) { return { ok: r.ok, status: r.status, body: j }; });
+    });
+  }
+
+  function message(html, cls) {
+    var m = $("message");
+    m.hidden = !html;
+    m.className = "bar msg" + (cls ? " " + cls : "");
+    m.innerHTML = html || "";
+  }
+
+  function esc(t) {
+    var d = document.createElement("div");
+    d.textContent = t;
+    return d.innerHTML;
+  }
+
+  function act(a) {
+    if (body.dataset.busy === "1") return;
+    lastMine = current.step + 1;
+    request("POST", "/act", { action: a.id, step: current.step }).then(function (r) {
+      if (!r.ok) {
+        message("Not played: " + esc(r.body.error), "error");
+        return load();
+      }
+      message("");
+      show(r.body);
+    }).catch(fail);
+  }
+
+  function show(s) {
+    current = s;
+    var legal = {};
+    var buttons = [];
+    s.legal.forEach(function (a) {
+      if (a.card) legal[a.card] = { name: a.name, onclick: function () { act(a); } };
+      else buttons.push(a);
+    });
+    Table.render($("table"), s.scene, { legal: legal, dimOthers: s.legal.length > 0 });
+    var box = $("actions");
+    box.textContent = "";
+    buttons.forEach(function (a) {
+      var b = Table.el("button", "legal", box, a.name);
+      b.dataset.legal = a.name;
+      b.onclick = function () { act(a); };
+    });
+    var prompt = $("prompt");
+    if (s.over) {
+      prompt.innerHTML = '<span class="over"><b>Game over:</b> ' + esc(s.result || "") + "</span>";
+      var b = Table.el("button", "", box, "new game");
+      b.id = "newgame";
+      b.onclick = function () {
+        request("POST", "/new").then(function (r) { message(""); lastMine = 0; show(r.body); })
+          .catch(fail);
+      };
+      if (s.record_path) {
+        message('<div>Record saved to <code id="record-path">' + esc(s.record_path) +
+          "</code></div><div>View it: <code>" + esc(s.viewer_command) + "</code></div>");
+      }
+    } else if (s.legal.length) {
+      var cards = Object.keys(legal).length;
+      prompt.textContent = "Your turn (" + s.names[s.seat] + "): " +
+        (cards ? "click a lifted card" + (buttons.length ? " or an action" : "") : "choose") + ".";
+    } else {
+      prompt.textContent = "Waiting for " + s.names[s.to_act] + "\u2026";
+    }
+    var log = $("log");
+    log.textContent = "";
+    s.log.forEach(function (e) {
+      var d = Table.el("div", e.kind, log);
+      Table.el("span", "n", d, e.step ? String(e.step) : "");
+      d.appendChild(document.createTextNode(e.text));
+      if (e.step >= lastMine && lastMine > 0 && e.seat !== s.seat) d.classList.add("now");
+    });
+    log.scrollTop = log.scrollHeight;
+    Table.chart($("chart"), s.timeline, s.names, s.deal_starts, s.timeline.length - 1, null);
+    body.dataset.step = String(s.step);
+    body.dataset.over = s.over ? "1" : "0";
+    body.dataset.busy = "0";
+    body.dataset.ready = "1";
+  }
+
+  function load() {
+    return request("GET", "/state").then(function (r) { show(r.body); }).catch(fail);
+  }
+
+  function fail(err) {
+    body.dataset.busy = "0";
+    message("The game server did not answer (" + esc(String(err)) + "); is it still running?",
+      "error");
+  }
+
+  load();
+})();

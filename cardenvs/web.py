@@ -1,0 +1,421 @@
+"""A game against an agent in the browser: a small HTTP server on 127.0.0.1 (stdlib only).
+
+Usage::
+
+    from agents import RandomAgent                     # the checkout's agents
+    from cardenvs.web import serve
+    serve("piquet-v0", seat=0, opponent=RandomAgent(0), open_browser=True)   # Ctrl-C stops
+
+``python -m cardenvs.play <id> --seat 0 --against ... --web`` calls ``serve``. The page is the
+replay viewer's table (``cardenvs/view_assets/table.js``, the look of ``core.picture``) drawn
+from the human seat's view. A card of the human's hand (or exposed cards) that a legal action
+plays, discards or uses is lifted with a gold edge and played by a click; every other legal
+action is a button. The log shows what happened (the opponents' moves, trick winners, deal
+ends) as the human's seat saw it. When the game ends the page shows the result and where the
+record was saved, with the viewer's command, and a "new game" button (the next game of the same
+seed).
+
+Every game is saved as a record (``env.unwrapped.record()``, the format of ``cardenvs.records``)
+when it ends: to ``record_path`` (a second game to ``NAME-2.json``, ...) or, by default, to
+``runs/play/<id>-<timestamp>.json``. It replays with ``cardenvs.replay`` and opens in
+``python -m cardenvs.view``.
+
+The HTTP interface (JSON):
+
+- ``GET /``: the page; ``GET /state``: ``{"game", "seat", "step" (actions so far), "scene" (the
+  human seat's view, ``core.scene``), "legal": [{"id", "name", "card"}] (``card``: the card of
+  the human's hand the action plays, else null; empty unless it is the human's turn),
+  "to_act", "over", "result", "log": [{"step", "kind", "seat", "text"}] since the start,
+  "timeline", "deal_starts", "record_path" (once saved), "viewer_command"}``;
+- ``POST /act`` with ``{"action": id or name, "step": n}`` (``step`` optional: the state the
+  click was made on): plays the human's action, then the opponents' until it is the human's turn
+  again or the game is over, and returns the new state. An action that is not legal now, a stale
+  ``step`` or a game that is over answer 409, a malformed request 400, each with ``{"error":
+  message}`` saying what was wrong and what is allowed;
+- ``POST /new``: the next game (the same seat and opponent).
+
+Method: one AEC env (``cardenvs.make``, ``illegal_action="raise"``) behind a lock; the
+server (``http.server.ThreadingHTTPServer``) binds 127.0.0.1 only. An opponent is any object
+with ``act(observation, action_mask)`` (agents, ``cardenvs.zoo.load``, ``NumpyAgent``), or
+``act_env(env)`` (search agents such as ``agents.ismcts.ISMCTSAgent``), which is preferred; it
+plays every seat but the human's.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import webbrowser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from . import view
+from .core.messages import brief
+
+#: the hosts ``serve`` binds (the loopback interface only)
+HOSTS = ("127.0.0.1", "localhost")
+MAX_BODY = 4096  # bytes of a POST body
+
+
+class WebError(Exception):
+    """A request the game refuses: ``status`` (400, 409) and a message for the page."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def card_of(name: str) -> str | None:
+    """The card an action plays, discards or uses (``"play KH"`` -> ``"KH"``, Four Aces'
+    ``"joker"`` -> ``"JK"``); None for an action without one."""
+    if name == "joker":
+        return "JK"
+    last = name.rsplit(" ", 1)[-1]
+    return last if " " in name and view.CARD_RE.fullmatch(last) else None
+
+
+class Game:
+    """One seat against ``opponent`` (see the module docstring); the server's state. Methods
+    are thread-safe."""
+
+    def __init__(self, env_id: str, seat: int, opponent, config=None, seed=None, record_path=None):
+        import cardenvs
+
+        if not (hasattr(opponent, "act_env") or hasattr(opponent, "act")):
+            raise ValueError(
+                "opponent must have act(observation, action_mask) or act_env(env) (an agent), "
+                f"got {brief(opponent)}"
+            )
+        self.env = cardenvs.make(env_id, illegal_action="raise", **(config or {}))
+        self.core = self.env.unwrapped
+        self.env_id = env_id
+        p = len(self.core.possible_agents)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < p:
+            raise ValueError(f"seat must be a seat of {env_id}: 0..{p - 1}, got {brief(seat)}")
+        self.seat = seat
+        self.opponent = opponent
+        self.record_path = None if record_path is None else Path(record_path)
+        self.saved: list[Path] = []
+        self.lock = threading.RLock()
+        self.games = 0
+        self.new(seed)
+
+    # -- the game --------------------------------------------------------------------------------
+    def new(self, seed=None) -> None:
+        """Start a game: the first with ``seed``, each later one the seed's next game."""
+        with self.lock:
+            self.env.reset(seed=seed if self.games == 0 else None)
+            self.games += 1
+            self.step = 0
+            self.path = None
+            scene = self.core.scene(self.seat)
+            self.log = [
+                {"step": 0, "kind": "start", "seat": None, "text": f"start: {scene['title']}"}
+            ]
+            self.timeline = view.timeline([scene])
+            self.deal_starts = [0]
+            self.finished = 0  # deals finished
+            self._opponents()
+
+    def over(self) -> bool:
+        return not self.core.legal_actions()
+
+    def _to_act(self) -> int:
+        return self.core.agent_name_mapping[self.env.agent_selection]
+
+    def _apply(self, action: int) -> None:
+        core = self.core
+        actor, name = self._to_act(), core.action_name(action)
+        before = core.scene(self.seat)
+        self.env.step(action)
+        self.step += 1
+        after = core.scene(self.seat)
+        deals = core.record()["deals"]
+        done = sum("points" in d for d in deals)
+        over = self.over()
+        new_deal = done > self.finished and not over
+        self.log += view.step_entries(self.step, before, after, actor, name, self.seat, new_deal)
+        if done > self.finished:
+            self.log.append(view.deal_entry(self.step, done - 1, deals[done - 1]["points"]))
+            self.finished = done
+            if not over:
+                self.deal_starts.append(self.step)
+        self.timeline += view.timeline([after])
+        if over:
+            self.log.append(
+                {
+                    "step": self.step,
+                    "kind": "result",
+                    "seat": None,
+                    "text": f"game over: {after['result']}",
+                }
+            )
+            self._save()
+
+    def _opponents(self) -> None:
+        """Play the opponents' moves until the human is to act or the game is over."""
+        while not self.over() and self._to_act() != self.seat:
+            agent = self.env.agent_selection
+            opp = self.opponent
+            if hasattr(opp, "act_env"):
+                action = opp.act_env(self.env)
+            else:
+                obs = self.env.observe(agent)
+                action = opp.act(obs["observation"], obs["action_mask"])
+            legal = self.core.legal_actions()
+            if isinstance(action, bool) or int(action) != action or int(action) not in legal:
+                raise RuntimeError(
+                    f"the opponent {opp!r} chose {brief(action)} for {agent}, which is not "
+                    f"legal; legal: {[self.core.action_name(a) for a in legal]}"
+                )
+            self._apply(int(action))
+
+    def _save(self) -> None:
+        if self.record_path is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = Path("runs/play") / f"{self.env_id}-{stamp}.json"
+            k = 2
+            while path.exists() or path in self.saved:
+                path = Path("runs/play") / f"{self.env_id}-{stamp}-{k}.json"
+                k += 1
+        elif self.games == 1:
+            path = self.record_path
+        else:
+            path = self.record_path.with_name(
+                f"{self.record_path.stem}-{self.games}{self.record_path.suffix}"
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.core.record()), encoding="utf-8")
+        self.path = path
+        self.saved.append(path)
+        self.log.append(
+            {"step": self.step, "kind": "result", "seat": None, "text": f"record saved: {path}"}
+        )
+
+    def act(self, action, step=None) -> None:
+        """Play the human's ``action`` (an id or a name) and the opponents' replies;
+        ``WebError`` for an action that is not legal now or a stale ``step``."""
+        with self.lock:
+            if self.over():
+                raise WebError(409, "the game is over; POST /new starts the next one")
+            if step is not None and step != self.step:
+                raise WebError(
+                    409,
+                    f"stale action: it was chosen at step {step}, the game is at step "
+                    f"{self.step}; reload the state (GET /state)",
+                )
+            if self._to_act() != self.seat:  # cannot happen between requests; kept as a guard
+                raise WebError(409, f"it is player_{self._to_act()}'s turn, not yours")
+            legal = self.core.legal_actions()
+            names = [self.core.action_name(a) for a in legal]
+            if isinstance(action, str):
+                try:
+                    action = self.core.action_id(action)
+                except ValueError:
+                    raise WebError(
+                        400,
+                        f"{brief(action)} is not an action of {self.env_id}; legal now: {names}",
+                    ) from None
+            elif isinstance(action, bool) or not isinstance(action, int):
+                raise WebError(
+                    400, f"action must be an action id (int) or name (string), got {brief(action)}"
+                )
+            if action not in legal:
+                what = (
+                    repr(self.core.action_name(action))
+                    if 0 <= action < self.core.game.num_actions
+                    else f"action {action}"
+                )
+                raise WebError(409, f"{what} is not legal now; legal: {names}")
+            self._apply(action)
+            self._opponents()
+
+    def state(self) -> dict:
+        """The state the page draws (see the module docstring)."""
+        with self.lock:
+            scene = self.core.scene(self.seat)
+            mine = self._to_act() == self.seat and not self.over()
+            claimed, legal = set(), []
+            for a in self.core.legal_actions() if mine else []:
+                name = self.core.action_name(a)
+                card = card_of(name)
+                shown = scene["seats"][self.seat]
+                if card in claimed or (card not in shown["hand"] and card not in shown["exposed"]):
+                    card = None
+                claimed.add(card)
+                legal.append({"id": a, "name": name, "card": card})
+            path = None if self.path is None else str(self.path)
+            return {
+                "game": self.env_id,
+                "seat": self.seat,
+                "step": self.step,
+                "scene": scene,
+                "legal": legal,
+                "to_act": None if self.over() else self._to_act(),
+                "over": self.over(),
+                "result": scene["result"],
+                "log": self.log,
+                "timeline": self.timeline,
+                "deal_starts": self.deal_starts,
+                "names": list(self.core.possible_agents),
+                "record_path": path,
+                "viewer_command": None
+                if path is None
+                else f"python -m cardenvs.view {path} -o {Path(path).with_suffix('.html')}",
+            }
+
+
+WEB_BODY = """<div class="app">
+<div id="table"></div>
+<div class="bar"><span id="prompt" class="note"></span><div id="actions" class="actions"></div>
+</div>
+<div id="message" class="bar msg" hidden></div>
+<div class="lower">
+  <div class="box" style="flex:1;min-width:0"><h2>log</h2><div id="log" class="log"></div></div>
+  <div class="box chart"><h2>score</h2><div id="chart"></div></div>
+</div>
+</div>"""
+
+
+def page(game: Game) -> str:
+    """The game's page: the table and controls; the state comes from ``GET /state``."""
+    title = f"{game.env_id}: player_{game.seat} — cardenvs"
+    return view.page(
+        title, WEB_BODY, {"game": game.env_id, "seat": game.seat}, view.asset("web.js")
+    )
+
+
+def _handler(game: Game, quiet: bool):
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "cardenvs-web"
+
+        def log_message(self, fmt, *args):
+            if not quiet:
+                super().log_message(fmt, *args)
+
+        def _send(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, status: int, value) -> None:
+            self._send(status, json.dumps(value).encode(), "application/json")
+
+        def do_GET(self):
+            path = self.path.split("?", 1)[0]
+            if path == "/":
+                self._send(200, page(game).encode(), "text/html; charset=utf-8")
+            elif path == "/state":
+                self._json(200, game.state())
+            else:
+                self._json(404, {"error": f"no page {path}; GET / or /state"})
+
+        def do_POST(self):
+            path = self.path.split("?", 1)[0]
+            try:
+                body = self._body()
+                if path == "/act":
+                    if not isinstance(body, dict) or "action" not in body:
+                        raise WebError(400, 'POST /act takes {"action": id or name, "step": n}')
+                    step = body.get("step")
+                    if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
+                        raise WebError(400, f"step must be an int, got {brief(step)}")
+                    game.act(body["action"], step)
+                elif path == "/new":
+                    game.new()
+                else:
+                    raise WebError(404, f"no action {path}; POST /act or /new")
+            except WebError as e:
+                self._json(e.status, {"error": str(e)})
+                return
+            except Exception as e:  # an opponent's failure, say: the page shows it
+                self.log_error("%s failed: %r", path, e)
+                self._json(500, {"error": f"the server failed: {type(e).__name__}: {e}"})
+                return
+            self._json(200, game.state())
+
+        def _body(self):
+            n = self.headers.get("Content-Length")
+            if n is None or not n.isdigit() or int(n) > MAX_BODY:
+                raise WebError(400, f"a POST needs a JSON body of at most {MAX_BODY} bytes")
+            raw = self.rfile.read(int(n))
+            if not raw:
+                return {}
+            try:
+                return json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                raise WebError(400, f"the body is not JSON: {brief(raw)}") from None
+
+    return Handler
+
+
+def make_server(
+    env_id,
+    seat,
+    opponent,
+    config=None,
+    seed=None,
+    host="127.0.0.1",
+    port=0,
+    record_path=None,
+    quiet=True,
+) -> ThreadingHTTPServer:
+    """The server of one game (not yet serving): ``.url``, ``.game`` (the ``Game``),
+    ``serve_forever()``, ``shutdown()``, ``server_close()``."""
+    if host not in HOSTS:
+        raise ValueError(
+            f"host must be one of {list(HOSTS)} (the game binds 127.0.0.1 only), got {brief(host)}"
+        )
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"port must be an int in 0..65535 (0: any free port), got {brief(port)}")
+    game = Game(env_id, seat, opponent, config, seed, record_path)
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(game, quiet))
+    server.daemon_threads = True
+    server.game = game
+    server.url = f"http://127.0.0.1:{server.server_address[1]}/"
+    return server
+
+
+def serve(
+    env_id,
+    seat,
+    opponent,
+    config=None,
+    seed=None,
+    host="127.0.0.1",
+    port=0,
+    record_path=None,
+    open_browser=False,
+    ready=None,
+    stop=None,
+    quiet=True,
+) -> list[Path]:
+    """Serve a game of ``env_id`` for seat ``seat`` against ``opponent`` (see the module
+    docstring) until Ctrl-C or until ``stop`` (a ``threading.Event``) is set; returns the
+    records saved. ``port`` 0 picks a free one; ``ready(url)`` is called once the server
+    listens; ``open_browser`` opens the page; ``quiet`` False logs every request."""
+    server = make_server(env_id, seat, opponent, config, seed, host, port, record_path, quiet)
+    print(f"{env_id}: you are player_{seat}; open {server.url} (Ctrl-C stops)", flush=True)
+    try:
+        if ready is not None:
+            ready(server.url)
+        if open_browser:
+            webbrowser.open(server.url)
+        if stop is None:
+            try:
+                server.serve_forever(poll_interval=0.2)
+            except KeyboardInterrupt:
+                pass
+        else:
+            worker = threading.Thread(target=server.serve_forever, args=(0.2,), daemon=True)
+            worker.start()
+            stop.wait()
+            server.shutdown()
+            worker.join()
+    finally:
+        server.server_close()
+    return list(server.game.saved)
