@@ -93,7 +93,8 @@ class PolicyAgent:
     def _most_probable(self, obs: np.ndarray, m: np.ndarray) -> np.ndarray:
         """The legal action with the highest logit; for an SB3 model straight through its
         policy network (what ``model.predict(..., deterministic=True)`` returns, without its
-        per-call overhead: about 4x faster on the small batches an opponent pool plays)."""
+        per-call overhead, which dominates the small batches an opponent pool plays;
+        ``docs/history.md``, "From the code")."""
         if isinstance(self.model, NumpyPolicy):
             return greedy(self.model, obs, m)
         import torch

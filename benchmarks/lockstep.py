@@ -8,10 +8,9 @@ For each id, two engines of ``--n`` rows play random legal games, timed in alter
   row (the same kernels, the same observation and mask writes into their own rows), but every
   branch a kernel takes goes the way it went in the row before, so the CPU predicts them all.
 
-The ratio bounds what making the rules kernels branch-free could gain: on the 2-core Zen 5 VM,
-at N = 1024 in a slow spell, it read 1.16x (Esel) to 1.48x (au cent): 20-45 ns of a 120-175 ns
-step go to the rows taking different branches. The random draws are made in both modes
-(lockstep then broadcasts row 0's).
+The ratio bounds what making the rules kernels branch-free could gain (the runs so far:
+``docs/history.md``, "From the code"). The random draws are made in both modes (lockstep then
+broadcasts row 0's).
 
     python -m benchmarks.lockstep [--games banque-v0 ...] [--n 1024] [--steps 1500]
 """

@@ -11,8 +11,9 @@ Prints a table and writes ``benchmarks/results/throughput.json``. Also reports t
 and the state memory per game. The engines are compiled first (``cardenvs.compile``), and every
 timed run starts after untimed steps, so no compilation is timed even on a fresh clone.
 
-On a shared VM the same code moves by 2x from one minute to the next, mostly with the memory
-bandwidth the host leaves us (at N = 8192 the observations alone are 11-17 MB per batch step).
+On a shared VM the same code moves a lot from one minute to the next (``docs/history.md``, "The
+batched engine's throughput"), mostly with the memory bandwidth the host leaves us (at N = 8192
+the observations alone are 11-17 MB per batch step).
 So next to each game's numbers the report gives the host's write bandwidth measured just before
 them (``host_write_gb_s``: a numba loop filling a 14 MB float32 array, the size of Banque's
 observation batch at N = 8192); read a slow run together with it.

@@ -130,8 +130,8 @@ def _select64_pdep(x, r):
     return lowest(pdep(np.uint64(1) << np.uint64(r), x))
 
 
-# The r-th set bit of a word: pdep where the CPU runs it fast (RandomLegal's draw 8.4 -> 5.2 us
-# a batch of 1024 Piquet rows, 12.0 -> 8.6 us for Banque's; the same actions), else broadword.
+# The r-th set bit of a word: pdep where the CPU runs it fast (a faster draw, the same actions:
+# docs/history.md, "From the code"), else broadword.
 select64 = _select64_pdep if FAST_PEXT else _select64_broadword
 
 

@@ -17,10 +17,11 @@ second time, as the package ``_cardenvs_plain``, with numba's JIT off, as ``NUMB
 would run it) while a background process compiles them into the cache (``python -m
 cardenvs.core.coldstart ID CONFIG``, which plays the id's batched engine, AEC env and search as
 ``cardenvs.compile`` does). Plain Python plays exactly the game the compiled kernels play
-(``tests/test_plain_python.py``) at 0.15-0.25 ms a step, which no one playing or stepping an AEC
-env by hand notices. When the background process has finished, the env's next ``reset`` or
-``step`` switches to the compiled kernels (loading them from the cache takes under a second;
-the state carries over: plain Python keeps it in wide arrays, ``core.state``). Search
+(``tests/test_plain_python.py``) at a fraction of a millisecond a step (``docs/history.md``,
+"From the code"), which no one playing or stepping an AEC env by hand notices. When the
+background process has finished, the env's next ``reset`` or ``step`` switches to the compiled
+kernels (loading them from the cache takes under a second; the state carries over: plain Python
+keeps it in wide arrays, ``core.state``). Search
 (``simulator``, ``state_copy``, ``determinize``) runs on the compiled kernels only, so those
 calls wait for the background process first. One background process runs per id and config and
 per process that asked; it finishes its work even if the process that started it exits, so the
@@ -51,8 +52,9 @@ import numpy as np
 from numba import config
 
 #: seconds from ``import cardenvs`` to the first batched step with an empty cache, one process
-#: alone on the 2-core reference machine (``benchmarks.cold_start``, 2026-12-03, rounded up); an
-#: AEC env's first step is immediate (plain Python) and its background compile about as long
+#: alone on the 2-core reference machine (``benchmarks.cold_start``, rounded up; the run:
+#: ``docs/guides/benchmarks.md``, cold start); an AEC env's first step is immediate (plain
+#: Python) and its background compile about as long
 COMPILE_SECONDS = {
     "cardenvs.games.piquet": 30,
     "cardenvs.games.piquet.multi": 25,

@@ -1,11 +1,11 @@
 """Calling a numba kernel without its per-call type dispatch.
 
 On every call a numba dispatcher works out the numba type of each argument to pick the compiled
-version: about 0.1 us an array, 0.7 us for a ``PackedState`` (a tuple of three arrays), 1.3 us
-for a call of a step kernel with its eight arguments. The batched engine calls the same kernels
-with the same buffers on every step, so it looks the compiled version up once (``entry_for``)
-and calls it directly, 0.4 us a call: at N = 1024 that is about 2% of a batched step, at
-N = 64 several times more.
+version, which takes longer the more arguments there are (a ``PackedState``, a tuple of three
+arrays, most). The batched engine calls the same kernels with the same buffers on every step, so
+it looks the compiled version up once (``entry_for``) and calls it directly: what that saves
+matters in small batches and little at N = 1024 (measurements: ``docs/history.md``, "From the
+code").
 
 A compiled entry point converts its arguments for the types it was compiled for without checking
 them. So an entry is only for arguments whose types cannot change between calls: the engine's

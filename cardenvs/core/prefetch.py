@@ -3,8 +3,8 @@
 At N = 8192 a batch's observations (1.4-2 KB a row, 11-17 MB in all) no longer fit in the
 caches, and writing a row stalls on fetching its cache lines. ``prefetch_ahead(out, b)``, called
 before writing row ``b``, asks the CPU to start fetching row ``b + PREFETCH_ROWS`` for writing,
-so the fetches overlap the work on the rows before it. Where a core's L2 is small (2 MB on the
-Intel Xeon host measured), N = 1024 (1.5-2 MB of observations, with the state and masks beside
+so the fetches overlap the work on the rows before it. Where a core's L2 is small (2 MB on some
+Intel Xeons), N = 1024 (1.5-2 MB of observations, with the state and masks beside
 them) already spills out of it, hence the hints from ``PREFETCH_MIN_BYTES`` up, ``PREFETCH_ROWS``
 ahead. Below that the buffer stays in cache and the hints would only cost instructions, so none
 are issued (measurements: ``docs/history.md``, "From the code").
@@ -26,7 +26,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 STEP_BLOCK = 64  # rows per block of the batched step's passes
-PREFETCH_ROWS = 4  # how far ahead (rows); 2-8 measured best for 1.4-2 KB rows (16 worse)
+PREFETCH_ROWS = 4  # how far ahead (rows): a few rows, not many (docs/history.md, "From the code")
 PREFETCH_MIN_BYTES = 1 << 19  # 512 KiB: smaller output buffers stay in cache
 _LINE = 64  # bytes per cache line
 

@@ -149,7 +149,7 @@ def random_legal_actions(mask, key, counter, out, by_words):
     ``r``-th legal action (a non-zero entry), ``r`` drawn from the row's hash. ``by_words`` reads
     the rows eight entries at a time (``core.bytemask``; only for masks that ``fits``); either way
     the same actions are drawn. ``counter`` may come as a Python int (numba's dispatch takes it
-    twice as fast as a ``np.uint64``); it is used as ``uint64``."""
+    faster than a ``np.uint64``: ``docs/history.md``, "From the code"); it is used as ``uint64``."""
     c = np.uint64(counter)
     n, a = mask.shape
     for b in range(n):

@@ -70,7 +70,7 @@ def _step_rows(s, cfg, actions, autoreset, obs, mask, rewards, terminated):
                     episode = s.m[b, M_EPISODE] + np.uint64(1)
                     _reset(s, b, cfg, s.m[b, M_KEY], episode, no_deck, np.int64(-1))
         # the masks and the observations in passes of their own over the rows: each pass keeps
-        # one kernel hot (Banque 15% faster than doing everything row by row, the others level)
+        # one kernel hot (faster or level: docs/history.md, "From the code")
         for b in range(lo, hi):
             _legal(s, b, cfg, mask[b])
         for b in range(lo, hi):
