@@ -54,9 +54,9 @@ minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 bfloat16 under ``torch.autocast`` (rollout, update and league snapshots alike) while the weights,
 the optimiser, the logits, the values, the log-probabilities and the losses stay fp32. ``auto``
 (the default) picks bf16 where the device computes it natively (a CPU with AVX-512 BF16 or AMX;
-a GPU that supports it), else fp32. On the 2-core VM (AVX-512 BF16) bf16 took a third of fp32's
-time for a 2 x 256 MLP's update and learned as well per decision (``docs/training.md``). Saved
-models hold fp32 weights and are played in fp32 (``agents.policy``).
+a GPU that supports it), else fp32: on such a CPU bf16 trains the small MLPs here much faster and
+learns as well per decision (``docs/training.md#how-its-defaults-were-chosen``). Saved models
+hold fp32 weights and are played in fp32 (``agents.policy``).
 
 **Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the numpy-readable
 format of ``agents.policy``: weights and a JSON header with the game, config, sizes, observation
@@ -97,7 +97,8 @@ import time
 from pathlib import Path
 
 # numpy's OpenBLAS starts a thread per core for every matmul of the numpy policies the
-# evaluations play; on a shared 2-core machine a 32-row forward pass took 10-20x longer so
+# evaluations play, which makes their small forward passes many times slower on a shared machine
+# (docs/training.md#how-its-defaults-were-chosen); so one thread
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
@@ -137,10 +138,10 @@ def parse(argv=None) -> argparse.Namespace:
     a("--num-envs", type=int, help="games stepped together")
     a("--num-steps", type=int, help="engine steps per rollout (one decision per game per step)")
     a("--seed", type=int, default=0, help="seed of the engine, the network, the league")
-    # One torch thread by default: on the shared 2-core VM two threads made a 2 x 256 MLP's
-    # training step 2-5x slower (contention), and the engine and the league run in between.
-    # torch.compile is off by default: on that CPU it compiled for 62 s and then ran the update
-    # at 58-64 us a decision against 58-84 without it (within the noise of a shared machine).
+    # One torch thread by default: more threads contend for the cores over the small matrix
+    # products, and the engine and the league run in between. torch.compile is off by default:
+    # it took long to compile and did not make the update measurably faster
+    # (docs/training.md#how-its-defaults-were-chosen).
     a("--threads", type=int, default=1, help="torch's CPU threads (intra-op; interop is 1)")
     a("--device", default="cpu", help="torch device of the network and the rollout (cpu, cuda)")
     a(

@@ -51,8 +51,8 @@ SETTINGS: dict[str, tuple[str, dict]] = {
     "banque-v0_2p": ("banque-v0", {"num_players": 2}),
     "esel-v0": ("esel-v0", {}),
     # Two-player Esel trains on the hand's score margin (evaluated on wins, as every setting):
-    # 15 minutes in fp32 reached 0.429 (0.381-0.478) against the heuristic, against 0.325
-    # (0.281-0.372) on hand wins (docs/training/native/esel-v0_2p_score, docs/training.md).
+    # it did better against the heuristic than on hand wins
+    # (docs/training.md#strength-at-15-minutes-per-setting).
     "esel-v0_2p": ("esel-v0", {"num_players": 2, "reward": "score"}),
     "four_aces-v0": ("four_aces-v0", {}),
 }
