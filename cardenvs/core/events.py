@@ -563,6 +563,7 @@ class _Step:
             key, count_key, unit = cap
             limit, count = config.get(key), res.get(count_key)
             if limit is not None and count == limit:
+                unit = unit[:-1] if limit == 1 else unit
                 self.out.append(f"the game stops at its limit of {limit} {unit} ({key}={limit})")
 
 
