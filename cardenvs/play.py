@@ -164,8 +164,6 @@ def table(scene: dict, color: bool = False) -> str:
     if piles:
         out.append("  " + "; ".join(piles))
     for line in scene["info"]:
-        if me is not None:
-            line = re.sub(rf"\bplayer_{me}\b", "you", line)
         out.append(f"  {pretty(line, color)}")
     return "\n".join(out)
 
@@ -347,7 +345,7 @@ def play_game(
     log: list[str] = []
     finished = False
     try:
-        while not (not env.agents or any(env.terminations.values())):
+        while env.agents and not any(env.terminations.values()):
             actor = core.agent_name_mapping[env.agent_selection]
             if actor == seat:
                 action = _ask_move(env, core, seat, log, color, ask, say)

@@ -284,3 +284,22 @@ def test_verbs_for_you():
         "do not claim",
         "go",
     ]
+
+
+def test_auction__a_deal_nobody_bids_on_is_dealt_again():
+    env = cardenvs.make("auction_piquet-v0")
+    env.reset(seed=0)
+    core = env.unwrapped
+    lines = []
+    while not any("without a contract" in x for x in lines):
+        actor = core.agent_name_mapping[env.agent_selection]
+        legal = [core.action_name(a) for a in core.legal_actions()]
+        name = "pass" if "pass" in legal else legal[0]
+        before = core.scene(0)
+        env.step(core.action_id(name))
+        lines = events(before, core.scene(0), actor, name, record=core.record())
+    assert lines[-2:] == [
+        "deal 1 ends without a contract: nobody bid, it is dealt again",
+        "deal 1 begins",
+    ]
+    assert core.record()["deals"][0]["contract"] is None

@@ -360,3 +360,14 @@ def test_make_agent__a_model_of_another_game_is_refused(tmp_path):
     path = random_model(tmp_path / "esel.npz", "esel-v0")
     with pytest.raises(ValueError):
         play.make_agent(str(path), "piquet-v0", {})
+
+
+def test_web__says_when_the_browser_front_end_is_missing(capsys):
+    import importlib.util
+
+    if importlib.util.find_spec("cardenvs.web") is not None:
+        pytest.skip("cardenvs.web is installed: tests/test_web.py plays --web")
+    with pytest.raises(SystemExit) as e:
+        play.main(["piquet-v0", "--web"])
+    assert e.value.code == 2
+    assert "--web needs cardenvs.web" in capsys.readouterr().err

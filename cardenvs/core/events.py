@@ -267,7 +267,6 @@ class _Step:
         if self.ended is None:
             self.draws()
             self.shows()
-        if self.ended is None:
             self.bank()
             self.going_out()
             self.declarations(self.b["info"], self.a["info"])
@@ -494,6 +493,10 @@ class _Step:
     def deal_end(self) -> None:
         _, deal = self.ended
         b, a = self.b, self.a
+        if isinstance(deal, dict) and "contract" in deal and deal["contract"] is None:
+            label = _label(b["title"])
+            self.out.append(f"{label} ends without a contract: nobody bid, it is dealt again")
+            return
         seats = range(len(a["seats"]))
         points = deal.get("points") if isinstance(deal, dict) else None
         if points is None:
