@@ -32,7 +32,9 @@ with ``cardenvs.replay`` and opens in the viewer: ``python -m cardenvs.view PATH
 
 Colours (red hearts and diamonds, bold headings) only when standard output is a terminal, and
 never with ``--no-color`` or the ``NO_COLOR`` environment variable. ``--web`` hands the game to
-``cardenvs.web.serve`` (the browser front end) instead.
+``cardenvs.web.serve`` (the browser front end) instead: it prints the address on 127.0.0.1,
+opens a browser (not with ``--no-browser``) and saves each game's record (``--record`` or its
+default); one agent of ``--against`` plays every other seat. Ctrl-C stops it.
 """
 
 from __future__ import annotations
@@ -475,6 +477,7 @@ def main(argv=None) -> dict | None:
         help="ismcts: search iterations per move (default 200)",
     )
     p.add_argument("--web", action="store_true", help="play in the browser (cardenvs.web) instead")
+    p.add_argument("--no-browser", action="store_true", help="--web: do not open a browser")
     p.add_argument("--no-color", action="store_true", help="no colour codes")
     args = p.parse_args(argv)
     env_id = args.game
@@ -502,9 +505,9 @@ def main(argv=None) -> dict | None:
         }
     except ValueError as e:
         p.error(str(e))
-    record_path = args.record or default_record_path(env_id)
     if args.web:
-        return _web(p, args, env_id, config, agents, record_path)
+        return _web(p, args, env_id, config, agents)
+    record_path = args.record or default_record_path(env_id)
     return play_game(
         env_id,
         args.seat,
@@ -517,26 +520,23 @@ def main(argv=None) -> dict | None:
     )
 
 
-def _web(p, args, env_id, config, agents, record_path):
-    """``--web``: the game in the browser (``cardenvs.web.serve``)."""
+def _web(p, args, env_id, config, agents):
+    """``--web``: the game in the browser (``cardenvs.web.serve``, which prints the address and
+    saves the records); one agent plays every other seat."""
     try:
         from . import web
     except ImportError as e:
         if e.name not in ("cardenvs.web", None):
             raise
         p.error("--web needs cardenvs.web (the browser front end), which this installation lacks")
-    opponent = next(iter(agents.values()))
-    if not hasattr(opponent, "act"):
-        p.error(f"--web plays against agents that read observations; {args.against} does not")
     return web.serve(
         env_id,
         args.seat,
-        opponent,
+        next(iter(agents.values())),
         config=config,
         seed=args.seed,
-        record_path=record_path,
-        open_browser=True,
-        ready=lambda url: print(f"playing {env_id} at {url} (Ctrl-C ends)", flush=True),
+        record_path=args.record,
+        open_browser=not args.no_browser,
     )
 
 

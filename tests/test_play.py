@@ -362,12 +362,57 @@ def test_make_agent__a_model_of_another_game_is_refused(tmp_path):
         play.make_agent(str(path), "piquet-v0", {})
 
 
-def test_web__says_when_the_browser_front_end_is_missing(capsys):
-    import importlib.util
-
-    if importlib.util.find_spec("cardenvs.web") is not None:
-        pytest.skip("cardenvs.web is installed: tests/test_web.py plays --web")
+def test_web__says_when_the_browser_front_end_is_missing(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cardenvs.web", None)
+    monkeypatch.delattr(cardenvs, "web", raising=False)
     with pytest.raises(SystemExit) as e:
         play.main(["piquet-v0", "--web"])
     assert e.value.code == 2
     assert "--web needs cardenvs.web" in capsys.readouterr().err
+
+
+def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
+    """``--web`` wiring: the address printed, the seat and config asked for, a whole deal
+    played through the HTTP interface, the record saved where --record says."""
+    import signal
+    import urllib.request
+
+    record_path = tmp_path / "web.json"
+    args = ["piquet-v0", "--web", "--no-browser", "--seat", "1", "--seed", "2"]
+    args += ["--config", '{"episode": "deal"}', "--record", str(record_path)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardenvs.play", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env=_env(),
+    )
+    try:
+        url = None
+        for line in proc.stdout:
+            m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url, "no address printed"
+
+        def call(path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            req = urllib.request.Request(url + path, data=data, method="POST" if data else "GET")
+            req.add_header("Content-Type", "application/json")
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read())
+
+        state = call("/state")
+        assert state["game"] == "piquet-v0" and state["seat"] == 1
+        assert state["scene"]["title"] == "Piquet: one deal"
+        while not state["over"]:
+            state = call("/act", {"action": state["legal"][0]["id"], "step": state["step"]})
+        assert state["record_path"] == str(record_path)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    record = json.loads(record_path.read_text())
+    assert record["result"] is not None and record["config"]["episode"] == "deal"
+    cardenvs.replay(record)
