@@ -57,6 +57,8 @@ def test_demo__names_the_winning_side_and_every_deal():
         assert (
             f"deal {i + 1} ends: player_0 and player_2 {p[0]}, player_1 and player_3 {p[1]}" in text
         )
+        t = deal["totals"]
+        assert f"totals player_0 and player_2 {t[0]}, player_1 and player_3 {t[1]}" in text
 
 
 def test_demo__deal_summaries_carry_declarations_and_points():

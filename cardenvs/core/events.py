@@ -539,7 +539,11 @@ class _Step:
         if not label.startswith("the ") and "banks" not in extras:
             # a game of several deals: the totals after this one (Esel's are its banks)
             totals = [sa["score"] for sa in a["seats"]]
-            parts.append("totals " + ", ".join(f"{self.name(s)} {totals[s]}" for s in seats))
+            if partners:
+                each = [f"{self.names([s, s + 2])} {totals[s]}" for s in (0, 1)]
+            else:
+                each = [f"{self.name(s)} {totals[s]}" for s in seats]
+            parts.append("totals " + ", ".join(each))
         self.out.append(f"{label} ends" + (": " + "; ".join(parts) if parts else ""))
 
     def game_over(self) -> None:
