@@ -54,14 +54,17 @@ $(STAMP_BROWSER): $(STAMP_DEV)
 	fi
 	touch $@
 
-## One full Piquet partie between two random agents, rendered as text.
+## One whole game between random agents, told as text (cardenvs.demo): GAME= (default
+## piquet-v0), SEED= (0) and CONFIG= (the game's options as JSON, e.g. CONFIG='{"episode": "deal"}').
+GAME ?= piquet-v0
+SEED ?= 0
+CONFIG ?=
 demo: $(STAMP_BASE)
-	$(BIN)/python -m cardenvs.demo --game piquet-v0 --seed 0
+	$(BIN)/python -m cardenvs.demo --game $(GAME) --seed $(SEED) $(if $(CONFIG),--config '$(CONFIG)')
 
 ## Native PPO on one game (GAME=, MINUTES=, STEPS= override): every seat learns; model, logs and
 ## learning curve in runs/GAME. Without MINUTES or STEPS, the game's budget from
 ## train/hyperparams.py (NATIVE: 8 minutes of wall-clock time, evaluations included).
-GAME ?= piquet-v0
 STEPS ?=
 MINUTES ?=
 train: $(STAMP_TRAIN)

@@ -1,0 +1,418 @@
+"""cardenvs.play as a person plays it: driven through a pseudo-terminal to a finished game
+(answers by number, once by name, once a bad one), a four-seat game, leaving early; the saved
+records replay; the answer parser and the command line's errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import cardenvs
+from cardenvs import play
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+MENU = re.compile(r"^\s*(\d+) (\S.*?)\s*$")
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.pop("NO_COLOR", None)
+    return env
+
+
+class Terminal:
+    """``python -m cardenvs.play ARGS`` on a pseudo-terminal: ``screen()`` waits for the next
+    prompt and returns what was printed since the last answer (colour codes kept in ``raw``)."""
+
+    def __init__(self, args, cwd: Path):
+        master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cardenvs.play", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=_env(),
+            close_fds=True,
+        )
+        os.close(slave)
+        self.fd = master
+        self.raw = ""
+        self.done = False
+        self._mark = 0
+
+    def screen(self, timeout: float = 120.0) -> str:
+        """The text since the last answer, once the program asks again (ends with the prompt)
+        or has exited."""
+        end = time.monotonic() + timeout
+        while True:
+            text = ANSI.sub("", self.raw[self._mark :]).replace("\r\n", "\n")
+            if text.endswith("\n> ") or text == "> ":
+                return text
+            if self.done:
+                return text
+            left = end - time.monotonic()
+            if left <= 0:
+                self.proc.kill()
+                raise AssertionError(f"no prompt within {timeout} s; the screen:\n{text[-3000:]}")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:  # EIO: the program has exited and the pty is closed
+                chunk = b""
+            if not chunk:
+                self.done = True
+                self.proc.wait(timeout=30)
+                continue
+            self.raw += chunk.decode("utf-8", errors="replace")
+
+    def answer(self, text: str) -> None:
+        self._mark = len(self.raw)
+        os.write(self.fd, text.encode() + b"\n")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=30)
+        os.close(self.fd)
+
+
+def menu(screen: str) -> list[str]:
+    """The numbered legal actions of the last menu on the screen, in order."""
+    block = screen.rsplit("Your move:\n", 1)[1].rsplit("\n> ", 1)[0]
+    items = {}
+    for line in block.splitlines():
+        for cell in re.split(r"(?<=\S)\s{2,}(?=\d+ )", line.strip()):
+            m = MENU.match(cell)
+            if m:
+                items[int(m.group(1))] = m.group(2)
+    return [items[k] for k in sorted(items)]
+
+
+def plain_name(label: str) -> str:
+    """A menu label (``play Q♥``) as the action's name (``play QH``)."""
+    for letter, sym in play.SUIT_SYMBOL.items():
+        label = label.replace(sym, letter)
+    return label
+
+
+def test_play__a_whole_deal_through_a_pseudo_terminal(tmp_path):
+    record_path = tmp_path / "game.json"
+    config = '{"episode": "deal"}'
+    args = ["piquet-v0", "--seat", "0", "--against", "random", "--config", config, "--seed", "5"]
+    term = Terminal([*args, "--record", str(record_path)], tmp_path)
+    by_name = bad = None
+    moves = 0
+    try:
+        screen = term.screen()
+        assert "piquet-v0: you are player_0" in screen and "? for help" in screen
+        while not term.done:
+            assert "Piquet: one deal" in screen and "> you" in screen, screen
+            options = menu(screen)
+            assert options, screen
+            if bad is None:  # a bad answer first: asked again with the reason
+                term.answer("xyzzy")
+                bad = term.screen()
+                assert "'xyzzy' is neither a number" in bad and bad.endswith("> ")
+                term.answer("?")
+                assert "unique beginning" in term.screen()
+            if by_name is None and len(options) > 1:
+                by_name = plain_name(options[-1])
+                term.answer(by_name.upper())  # case does not matter
+            else:
+                term.answer("1")
+            moves += 1
+            screen = term.screen()
+    finally:
+        term.close()
+    assert "\x1b[" in term.raw  # colours on a terminal
+    assert term.proc.returncode == 0, screen
+    assert "game over: " in screen and "Result: " in screen
+    assert f"Record: {record_path}" in screen
+    assert f"python -m cardenvs.view {record_path} -o game.html" in screen
+    record = json.loads(record_path.read_text())
+    assert record["result"] is not None and record["players"] == ["human", "random"]
+    assert cardenvs.replay(record)["result"] == record["result"]
+    mine = [name for seat, name in record["deals"][0]["actions"] if seat == 0]
+    assert len(mine) == moves and by_name in mine
+
+
+def test_play__a_four_seat_game_and_what_the_others_did(tmp_path):
+    record_path = tmp_path / "esel.json"
+    args = ["esel-v0", "--seat", "2", "--config", '{"episode": "deal"}', "--seed", "1"]
+    term = Terminal([*args, "--record", str(record_path), "--no-color"], tmp_path)
+    screens = []
+    try:
+        screen = term.screen()
+        while not term.done:
+            screens.append(screen)
+            term.answer("" if len(menu(screen)) == 1 else "1")
+            screen = term.screen()
+    finally:
+        term.close()
+    # no colour (numba may still reset the terminal's style at exit on a terminal: "\x1b[0m")
+    assert "\x1b[31m" not in term.raw and "\x1b[1m" not in term.raw
+    text = "\n".join(screens) + screen
+    assert "player_1 takes " in text and " as trump" in text  # the others' moves are told
+    assert re.search(r"(you|player_\d) wins? the trick \(", text)
+    assert "each draw a card from the stock" in text
+    record = json.loads(record_path.read_text())
+    assert record["players"] == ["random", "random", "human", "random"]
+    cardenvs.replay(record)
+
+
+def test_play__leaving_early_saves_an_unfinished_record(tmp_path):
+    record_path = tmp_path / "left.json"
+    args = ["piquet-v0", "--seed", "2", "--record", str(record_path), "--no-color"]
+    term = Terminal(args, tmp_path)
+    try:
+        term.screen()
+        term.answer("1")
+        term.screen()
+        term.answer("q")
+        screen = term.screen()
+    finally:
+        term.close()
+    assert "You left the game" in screen and f"Record: {record_path}" in screen
+    record = json.loads(record_path.read_text())
+    assert record["result"] is None and record["deals"][0]["actions"]
+    cardenvs.replay(record)
+
+
+def test_play__piped_output_has_no_colour_codes(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "cardenvs.play", "piquet-v0", "--record", str(tmp_path / "r.json")],
+        input="1\nq\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_env(),
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Your move:" in out.stdout and "\x1b[" not in out.stdout
+
+
+LEGAL = ["play AS", "play KS", "play QH", "play 10H", "pass"]
+
+
+@pytest.mark.parametrize(
+    ("text", "index"),
+    [
+        ("1", 0),
+        ("5", 4),
+        ("PLAY qh", 2),
+        ("play q♥", 2),
+        ("  play   10h ", 3),
+        ("pa", 4),
+        ("play a", 0),
+        ("10h", 3),
+    ],
+)
+def test_resolve__numbers_names_prefixes_and_cards(text, index):
+    assert play.resolve(text, LEGAL) == (index, "")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0", "there is no action 0: choose 1..5"),
+        ("9", "there is no action 9: choose 1..5"),
+        ("play", "'play' fits 4 actions (play A♠, play K♠, play Q♥, play 10♥): type more of it"),
+        ("", "type a number 1..5 or an action's name (? for help)"),
+        ("play JD", "'play JD' is not legal now; choose one of the 5 listed"),
+        ("jd", "'jd' is not legal now; choose one of the 5 listed"),
+        ("hello", "'hello' is neither a number 1..5 nor a legal action's name"),
+    ],
+)
+def test_resolve__says_what_was_wrong(text, message):
+    index, said = play.resolve(text, LEGAL, ["play JD", *LEGAL])
+    assert index is None and said.startswith(message)
+
+
+def test_resolve__enter_plays_the_only_action():
+    assert play.resolve("", ["stop"]) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["piquet-v0", "--seat", "2"], "--seat must be a seat of piquet-v0 with this config: 0..1"),
+        (["esel-v0", "--seat", "3", "--config", '{"num_players": 3}'], "0..2, got 3"),
+        (["piquet-v0", "--against", "nobody"], "--against must be one of ['random', 'heuristic'"),
+        (["piquet-v0", "--against", "missing.npz"], "no model file 'missing.npz'"),
+        (["piquet-v0", "--config", "{episode"], "--config must be a JSON object"),
+        (["piquet-v0", "--config", "[1]"], "--config must be a JSON object such as"),
+        (["piquet-v0", "--config", '{"episode": "forever"}'], "--config: "),
+        (["nogame-v0"], "invalid choice: 'nogame-v0'"),
+    ],
+)
+def test_command_line__errors_name_what_is_allowed(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        play.main(argv)
+    assert e.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_menu__cards_in_the_order_hands_are_shown():
+    names = ["discard 7S", "discard AS", "discard 8H", "discard KD", "discard JS", "stop"]
+    order = play.menu_order(names)
+    assert [names[i] for i in order] == [
+        "discard AS",
+        "discard JS",
+        "discard 7S",
+        "discard 8H",
+        "discard KD",
+        "stop",
+    ]
+
+
+# --- the agents of --against, played through play_game (answers "1" to every question) ---------
+def random_model(path: Path, env_id: str) -> Path:
+    """A random-weight ``.npz`` model of ``env_id`` (the format of cardenvs.policy)."""
+    import numpy as np
+
+    from cardenvs.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+
+    game = cardenvs.game_info(env_id)
+    rng = np.random.default_rng(0)
+    arrays = {}
+    for prefix, out in (("pi", game.num_actions), ("vf", 1)):
+        sizes = [game.obs_dim, 16, out]
+        for k in range(2):
+            w = rng.normal(0, 1, (sizes[k + 1], sizes[k])).astype(np.float32)
+            arrays[f"{prefix}.{k}.weight"] = w
+            arrays[f"{prefix}.{k}.bias"] = np.zeros(sizes[k + 1], np.float32)
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": env_id,
+        "config": {},
+        "obs_dim": game.obs_dim,
+        "num_actions": game.num_actions,
+        "obs_layout": layout_id(env_id),
+        "actions": actions_id(env_id),
+        "net": {"hidden": [16], "activation": "tanh"},
+    }
+    NumpyPolicy(header, arrays).save(path)
+    return path
+
+
+def scripted_game(tmp_path, against: str, env_id="piquet-v0", **kw) -> tuple[dict, list[str]]:
+    config = {"episode": "deal"}
+    agents = {1: play.make_agent(against, env_id, config, seed=3, **kw)}
+    said = []
+    record = play.play_game(
+        env_id,
+        0,
+        agents,
+        config=config,
+        seed=4,
+        record_path=tmp_path / "g.json",
+        ask=lambda prompt: "1",
+        say=said.append,
+        against=against,
+    )
+    return record, said
+
+
+@pytest.mark.parametrize("against", ["random", "heuristic", "model"])
+def test_play_game__against_each_kind_of_agent(tmp_path, against):
+    if against == "model":
+        against = str(random_model(tmp_path / "m.npz", "piquet-v0"))
+    record, said = scripted_game(tmp_path, against)
+    assert record["result"] is not None and record["players"] == ["human", against]
+    assert cardenvs.replay(json.loads((tmp_path / "g.json").read_text()))["result"]
+    assert any(x.startswith("Result: ") for x in said)
+
+
+def test_play_game__against_ismcts(tmp_path):
+    record, _ = scripted_game(tmp_path, "ismcts", iterations=4)
+    assert record["result"] is not None and record["players"] == ["human", "ismcts"]
+
+
+def test_make_agent__zoo_loads_the_model_or_says_there_is_none():
+    import cardenvs.zoo
+
+    if cardenvs.zoo.has("piquet-v0"):
+        assert play.make_agent("zoo", "piquet-v0", {}).name == "zoo"
+    else:
+        with pytest.raises(ValueError, match="the zoo has no model for piquet-v0"):
+            play.make_agent("zoo", "piquet-v0", {})
+    with pytest.raises(ValueError, match="unknown agent 'x'"):
+        play.make_agent("x", "piquet-v0", {})
+
+
+def test_make_agent__a_model_of_another_game_is_refused(tmp_path):
+    path = random_model(tmp_path / "esel.npz", "esel-v0")
+    with pytest.raises(ValueError):
+        play.make_agent(str(path), "piquet-v0", {})
+
+
+def test_web__says_when_the_browser_front_end_is_missing(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cardenvs.web", None)
+    monkeypatch.delattr(cardenvs, "web", raising=False)
+    with pytest.raises(SystemExit) as e:
+        play.main(["piquet-v0", "--web"])
+    assert e.value.code == 2
+    assert "--web needs cardenvs.web" in capsys.readouterr().err
+
+
+def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
+    """``--web`` wiring: the address printed, the seat and config asked for, a whole deal
+    played through the HTTP interface, the record saved where --record says."""
+    import signal
+    import urllib.request
+
+    record_path = tmp_path / "web.json"
+    args = ["piquet-v0", "--web", "--no-browser", "--seat", "1", "--seed", "2"]
+    args += ["--config", '{"episode": "deal"}', "--record", str(record_path)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardenvs.play", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env=_env(),
+    )
+    try:
+        url = None
+        for line in proc.stdout:
+            m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url, "no address printed"
+
+        def call(path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            req = urllib.request.Request(url + path, data=data, method="POST" if data else "GET")
+            req.add_header("Content-Type", "application/json")
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read())
+
+        state = call("/state")
+        assert state["game"] == "piquet-v0" and state["seat"] == 1
+        assert state["scene"]["title"] == "Piquet: one deal"
+        while not state["over"]:
+            state = call("/act", {"action": state["legal"][0]["id"], "step": state["step"]})
+        assert state["record_path"] == str(record_path)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    record = json.loads(record_path.read_text())
+    assert record["result"] is not None and record["config"]["episode"] == "deal"
+    cardenvs.replay(record)
