@@ -20,18 +20,19 @@ it, and the table is drawn by inline JavaScript (``cardenvs/view_assets``: ``tab
 scene as ``core.picture`` does, with the same layout and colours, cards in HTML with inline SVG
 suits; ``viewer.js`` adds the controls). It has: step back and forward, play/pause (and its
 speed), a slider to scrub, a view selector (the open view and every seat's, or only the seat
-given), the log (who did what, trick winners, deal ends, the result) up to the step shown, and a
-chart of each seat's score (the number in its score line) step by step with the deals marked.
-Keys: left/right arrows, space, Home, End.
+given), the log up to the step shown (the sentences of ``core.events``, the one sentence builder
+of every front end: who did what, cards drawn, trick winners in gold, deal ends and the result in
+bold, each with its step number), and a chart of each seat's score (the number in its score
+line) step by step with the deals marked. Keys: left/right arrows, space, Home, End.
 
 Method: the record is replayed action by action on an AEC env (as ``cardenvs.replay`` does) and
 the scene of every view is taken at the start and after each action (``core.scene``). Scenes
 repeat most of their parts from step to step, so every distinct part (a seat, a pile, the info
-lines, ...) is stored once in a pool and a scene is a list of indices into it. A seat's page
-holds only that seat's scenes and a log written from them: an action naming a card (``discard
-9C``) shows the card only if the seat could see it, face up in its scene before or after the
-action, or played face up (``play``, Banque's ``eight``); otherwise the log says "a hidden
-card". The record itself (its decks) is not in the page.
+lines, ...) is stored once in a pool and a scene is a list of indices into it. The log of a
+view is ``core.events.tagged_events`` of every step from that view's side, given the record as
+it stood after the step (``record_after``). A seat's page holds only that seat's scenes and log:
+a card the seat could not see (face up in its scene before or after the step) is never named
+("player_0 discards a card"). The record itself (its decks) is not in the page.
 """
 
 from __future__ import annotations
@@ -44,10 +45,9 @@ from importlib import resources
 from pathlib import Path
 
 from .core import picture
+from .core.events import tagged_events
 from .core.scene import SCENE_KEYS, check_viewer, face_up
 
-#: verbs whose card is played face up to the table in every game (seen by every seat)
-PUBLIC_VERBS = ("play", "eight")
 #: a card string inside a text ("KH", "10S", "JK")
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(?:(?:10|[2-9JQKA])[SHDC]|JK)(?![0-9A-Za-z])")
 _NUMBER = re.compile(r"-?\d+")
@@ -127,73 +127,70 @@ def scenes(record: dict, seat=None) -> list[dict]:
 
 
 # --- the log -----------------------------------------------------------------------------------
-def shown_action(name: str, actor: int, view, before: dict, after: dict) -> str:
-    """The action ``name`` of seat ``actor`` as ``view`` (None: open, or a seat) may read it:
-    each card in it replaced by "a hidden card" unless ``view`` saw that card (the open view, the
-    actor itself, face up in ``before`` or ``after``, or a ``PUBLIC_VERBS`` action)."""
-    if view is None or view == actor or name.split(" ", 1)[0] in PUBLIC_VERBS:
-        return name
-    seen = set(face_up(before)) | (set(face_up(after)) if after is not None else set())
-    return CARD_RE.sub(lambda m: m.group(0) if m.group(0) in seen else "a hidden card", name)
-
-
-def step_entries(
-    step: int, before: dict, after: dict, actor: int, name: str, view, new_deal: bool = False
-) -> list[dict]:
-    """The log entries of one action: ``{"step", "kind", "seat", "text"}``, kind ``"action"``
-    (``player_1: play KH``) and, when the action finished a trick of the same deal,
-    ``"trick"`` (``player_0 wins the trick: AS JS``). ``view``: whose log it is (as for
-    ``shown_action``); ``new_deal``: the action ended the deal (``after`` is the next one's)."""
-    shown = shown_action(name, actor, view, before, None if new_deal else after)
-    text = f"player_{actor}: {shown}"
-    out = [{"step": step, "kind": "action", "seat": actor, "text": text}]
-    last = after["last_trick"]
-    if not new_deal and last is not None and last != before["last_trick"]:
-        cards = " ".join(c["card"] for c in last["cards"])
-        who = "nobody" if last["winner"] is None else f"player_{last['winner']}"
-        out.append(
-            {
-                "step": step,
-                "kind": "trick",
-                "seat": last["winner"],
-                "text": f"{who} wins the trick: {cards}",
-            }
-        )
-    return out
-
-
-def deal_entry(step: int, index: int, points) -> dict:
-    """The log entry of deal ``index`` (from 0) ending with ``points`` (one per seat)."""
-    pts = ", ".join(f"player_{i} {p:+d}" for i, p in enumerate(points))
-    return {"step": step, "kind": "deal", "seat": None, "text": f"deal {index + 1} ends: {pts}"}
+def record_after(record: dict, n: int) -> dict:
+    """``record`` as ``env.unwrapped.record()`` returned it after the game's first ``n`` actions
+    (what ``core.events`` reads: the deals so far, a finished deal's points and extras, the
+    result once the game is over); shares its parts with ``record``."""
+    deals = record["deals"]
+    total = sum(len(d["actions"]) for d in deals)
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= total:
+        raise ValueError(f"n must be a number of actions in 0..{total}, got {n!r}")
+    i, k = 0, n
+    while k > len(deals[i]["actions"]):
+        k -= len(deals[i]["actions"])
+        i += 1
+    deal = deals[i]
+    if k < len(deal["actions"]) or "points" not in deal:  # deal i goes on
+        cut = {"deck": deal["deck"], "dealer": deal["dealer"], "actions": deal["actions"][:k]}
+        return {**record, "deals": [*deals[:i], cut], "result": None}
+    if i + 1 < len(deals):  # deal i ended with action n: the next one is open
+        nxt = deals[i + 1]
+        opened = {"deck": nxt["deck"], "dealer": nxt["dealer"], "actions": []}
+        return {**record, "deals": [*deals[: i + 1], opened], "result": None}
+    return record  # the last action of a finished game
 
 
 def _log(record: dict, view, view_scenes: list, steps: list) -> list[dict]:
-    deals = record["deals"]
-    out = [{"step": 0, "kind": "start", "seat": None, "text": f"start: {view_scenes[0]['title']}"}]
+    """The log of ``view``: ``{"step", "kind", "seat", "text"}`` entries, the start, then the
+    sentences of ``core.events.tagged_events`` for every step (kind one of its ``KINDS``;
+    ``seat``: the actor for kind ``"action"``, else None), and how a game that did not end by
+    the rules ends (kind ``"result"``)."""
+    out = [log_entry(0, "start", f"start: {view_scenes[0]['title']}")]
     for k in range(1, len(steps)):
-        i, actor, name = steps[k]
-        last_of_deal = k == sum(len(d["actions"]) for d in deals[: i + 1])
-        ended = last_of_deal and "points" in deals[i]
-        before, after = view_scenes[k - 1], view_scenes[k]
-        out += step_entries(k, before, after, actor, name, view, ended and i + 1 < len(deals))
-        if ended:
-            out.append(deal_entry(k, i, deals[i]["points"]))
+        _, actor, name = steps[k]
+        out += log_entries(
+            k, view_scenes[k - 1], view_scenes[k], actor, name, view, record_after(record, k)
+        )
     n = len(steps) - 1
     result, final = record["result"], view_scenes[-1]
     if isinstance(result, dict) and "illegal_move" in result:
         import cardenvs
 
         info = cardenvs.game_info(f"{record['game']}-v{record['version']}")
-        seat, action = result["illegal_move"], result["action"]
-        name = shown_action(info.action_names[action], seat, view, final, None)
-        text = f"player_{seat} made an illegal move ({name}); the game ended"
-    elif final["over"]:
-        text = f"game over: {final['result']}"
-    else:
-        text = "the record ends here: the game is unfinished"
-    out.append({"step": n, "kind": "result", "seat": None, "text": text})
+        seat, seen = result["illegal_move"], set(face_up(final))
+        name = CARD_RE.sub(  # the cards of the move that the view has not seen stay unnamed
+            lambda m: m.group(0) if m.group(0) in seen else "a card",
+            info.action_names[result["action"]],
+        )
+        out.append(
+            log_entry(n, "result", f"player_{seat} made an illegal move ({name}); the game ended")
+        )
+    elif not final["over"]:
+        out.append(log_entry(n, "result", "the record ends here: the game is unfinished"))
     return out
+
+
+def log_entries(step: int, before, after, actor: int, name: str, view, record, you=False):
+    """The log entries of one step (see ``_log``): ``core.events.tagged_events`` of the step
+    from ``view``'s side (None: the open view), ``record`` the record after it, ``you``: call
+    the viewer "you"."""
+    told = tagged_events(before, after, actor, name, view, record=record, you=you)
+    return [log_entry(step, kind, text, actor if kind == "action" else None) for kind, text in told]
+
+
+def log_entry(step: int, kind: str, text: str, seat=None) -> dict:
+    """One entry of a log (see ``_log``)."""
+    return {"step": step, "kind": kind, "seat": seat, "text": text}
 
 
 def timeline(view_scenes: list[dict]) -> list[list]:

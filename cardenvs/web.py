@@ -10,10 +10,11 @@ Usage::
 replay viewer's table (``cardenvs/view_assets/table.js``, the look of ``core.picture``) drawn
 from the human seat's view. A card of the human's hand (or exposed cards) that a legal action
 plays, discards or uses is lifted with a gold edge and played by a click; every other legal
-action is a button. The log shows what happened (the opponents' moves, trick winners, deal
-ends) as the human's seat saw it. When the game ends the page shows the result and where the
-record was saved, with the viewer's command, and a "new game" button (the next game of the same
-seed).
+action is a button. The log shows what happened as the human's seat saw it, in the sentences of
+the terminal game and the viewer (``core.events``: "player_1 plays KH", "you win the trick
+(KH)", deal ends, the result), what happened since the human's last move highlighted. When the
+game ends the page shows the result and where the record was saved, with the viewer's command,
+and a "new game" button (the next game of the same seed).
 
 Every game is saved as a record (``env.unwrapped.record()``, the format of ``cardenvs.records``)
 when it ends: to ``record_path`` (a second game to ``NAME-2.json``, ...) or, by default, to
@@ -110,9 +111,7 @@ class Game:
             self.step = 0
             self.path = None
             scene = self.core.scene(self.seat)
-            self.log = [
-                {"step": 0, "kind": "start", "seat": None, "text": f"start: {scene['title']}"}
-            ]
+            self.log = [view.log_entry(0, "start", f"start: {scene['title']}")]
             self.timeline = view.timeline([scene])
             self.deal_starts = [0]
             self.finished = 0  # deals finished
@@ -131,26 +130,18 @@ class Game:
         self.env.step(action)
         self.step += 1
         after = core.scene(self.seat)
-        deals = core.record()["deals"]
-        done = sum("points" in d for d in deals)
+        record = core.record()
+        self.log += view.log_entries(
+            self.step, before, after, actor, name, self.seat, record, you=True
+        )
+        done = sum("points" in d for d in record["deals"])
         over = self.over()
-        new_deal = done > self.finished and not over
-        self.log += view.step_entries(self.step, before, after, actor, name, self.seat, new_deal)
         if done > self.finished:
-            self.log.append(view.deal_entry(self.step, done - 1, deals[done - 1]["points"]))
             self.finished = done
             if not over:
                 self.deal_starts.append(self.step)
         self.timeline += view.timeline([after])
         if over:
-            self.log.append(
-                {
-                    "step": self.step,
-                    "kind": "result",
-                    "seat": None,
-                    "text": f"game over: {after['result']}",
-                }
-            )
             self._save()
 
     def _opponents(self) -> None:
@@ -189,9 +180,7 @@ class Game:
         path.write_text(json.dumps(self.core.record()), encoding="utf-8")
         self.path = path
         self.saved.append(path)
-        self.log.append(
-            {"step": self.step, "kind": "result", "seat": None, "text": f"record saved: {path}"}
-        )
+        self.log.append(view.log_entry(self.step, "result", f"record saved: {path}"))
 
     def act(self, action, step=None) -> None:
         """Play the human's ``action`` (an id or a name) and the opponents' replies;

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import cardenvs
-from cardenvs.core.events import _verb, events, trick_winner_by_rule
+from cardenvs.core.events import KINDS, _verb, events, tagged_events, trick_winner_by_rule
 from cardenvs.core.scene import face_up
 
 CARD = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b|\bJK\b")
@@ -303,3 +303,43 @@ def test_auction__a_deal_nobody_bids_on_is_dealt_again():
         "deal 1 begins",
     ]
     assert core.record()["deals"][0]["contract"] is None
+
+
+@pytest.mark.parametrize(
+    ("env_id", "config"),
+    [("piquet_au_cent-v0", {"max_deals": 2}), ("banque-v0", DEAL), ("four_aces-v0", DEAL)],
+)
+def test_tagged_events__the_same_sentences_each_with_its_kind(env_id, config):
+    """``tagged_events`` is ``events`` with kinds (the viewer's and the web game's logs): the
+    texts agree, every kind is one of ``KINDS``, and each kind holds its sentences: the action
+    first and by its actor, trick winners, deal ends, the next deal, the game's end last."""
+    game = play(env_id, 6, **config)
+    seen = Counter()
+    for s in game:
+        for view in (None, 0):
+            pairs = tagged_events(s.before[view], s.after[view], s.actor, s.name, record=s.record)
+            assert [t for _, t in pairs] == told(s, view)
+            kinds = [k for k, _ in pairs]
+            assert set(kinds) <= set(KINDS), kinds
+            assert kinds[0] == "action"
+            # the kinds come in the order of KINDS (the action's follow-ups may repeat)
+            assert kinds == sorted(kinds, key=KINDS.index), kinds
+            seen.update(kinds)
+            for kind, text in pairs:
+                if kind == "trick":
+                    assert re.fullmatch(r"(you win|player_\d wins) the (last )?trick \(\S+\)", text)
+                if kind == "deal":
+                    assert re.match(r"(deal|hand|round) \d+ ends|the (deal|hand|round) ends", text)
+                if kind == "begin":
+                    assert text.endswith(" begins")
+                if kind == "bank":
+                    assert " the bank: " in text
+    assert seen["result"] >= 2 and seen["deal"] >= 2  # the end, in both views
+    if env_id == "piquet_au_cent-v0":  # the talon taken after the discards: a follow-up
+        assert seen["trick"] and seen["begin"] == 2 and seen["declaration"] and seen["draw"]
+    if env_id == "banque-v0":
+        assert seen["bank"] and seen["out"]
+    if env_id == "four_aces-v0":  # a draw from the stock is the action itself
+        assert not seen["draw"] and any(
+            s.name.startswith("draw") and "draws" in told(s, None)[0] for s in game
+        )

@@ -17,6 +17,7 @@ from browser import ARTIFACTS, chrome, data, errors
 
 import cardenvs
 from cardenvs import view
+from cardenvs.core.events import events
 from cardenvs.core.scene import check_scene, face_up
 
 #: the config of each id's record: one deal; more seats where a game has a choice (the layouts)
@@ -169,19 +170,71 @@ def test_view__a_seat_page_never_holds_a_card_that_seat_had_not_seen(env_id, rec
 
 
 def test_view__the_log_masks_a_hidden_discard():
-    """Piquet's discards are hidden from the other seat: its log says "a hidden card" where the
-    open view's log names the card."""
+    """Piquet's discards are hidden from the other seat: its log says "a card" where the open
+    view's log names the card; trick winners are entries of kind "trick" (shown in gold)."""
     record = play("piquet-v0", 0, episode="deal")
     logs = {}
     for seat in (None, 0, 1):
         _, d = embedded(view.html(record, seat))
-        logs[seat] = [e["text"] for e in d["views"][0]["log"]]
-    discards = [t for t in logs[None] if re.match(r"player_0: discard \S+$", t)]
-    assert discards
-    assert [t for t in logs[0] if t in discards] == discards  # the discarding seat sees them
-    masked = [t for t in logs[1] if t == "player_0: discard a hidden card"]
+        logs[seat] = d["views"][0]["log"]
+    texts = {seat: [e["text"] for e in log] for seat, log in logs.items()}
+    discards = [t for t in texts[None] if re.fullmatch(r"player_0 discards \S+", t)]
+    assert discards and all(view.CARD_RE.search(t) for t in discards)
+    assert [t for t in texts[0] if t in discards] == discards  # the discarding seat sees them
+    masked = [t for t in texts[1] if t == "player_0 discards a card"]
     assert len(masked) == len(discards)
-    assert any(" wins the trick: " in t for t in logs[1])
+    tricks = [e for e in logs[1] if e["kind"] == "trick"]
+    assert tricks and all(
+        re.fullmatch(r"player_\d wins the (last )?trick \(\S+\)", e["text"]) for e in tricks
+    )
+    assert [e["kind"] for e in logs[1]][-1] == "result"
+
+
+def test_view__the_log_is_core_events_of_every_step():
+    """One sentence builder: every view's log holds, step by step, what ``core.events`` tells
+    from that view's side given the record as it stood after the step (``record_after`` equals
+    the live ``record()``); a game of several deals, with step numbers."""
+    env = cardenvs.make("piquet_au_cent-v0", max_deals=2)
+    env.reset(seed=4)
+    core = env.unwrapped
+    rng = np.random.default_rng(4)
+    told = {None: [], 1: []}
+    start = core.record()
+    lives = []
+    while core.legal_actions():
+        actor = core.agent_name_mapping[env.agent_selection]
+        action = int(rng.choice(core.legal_actions()))
+        before = {v: core.scene(v) for v in told}
+        env.step(action)
+        lives.append(core.record())
+        for v in told:
+            told[v] += [
+                (len(lives), x)
+                for x in events(
+                    before[v],
+                    core.scene(v),
+                    actor,
+                    core.action_name(action),
+                    v,
+                    record=lives[-1],
+                    you=False,
+                )
+            ]
+    record = core.record()
+    assert len(record["deals"]) == 2
+    assert view.record_after(record, 0) == start
+    for k, live in enumerate(lives, 1):
+        assert view.record_after(record, k) == live, k
+    for v in told:
+        _, d = embedded(view.html(record, v))
+        log = d["views"][0]["log"]
+        assert log[0]["step"] == 0 and log[0]["kind"] == "start"
+        assert [(e["step"], e["text"]) for e in log[1:]] == told[v]
+        assert sum(e["kind"] == "deal" for e in log) == 2
+        ends = [e["text"] for e in log if e["kind"] == "result"]
+        assert ends[0].startswith("game over: ") and "limit of 2 deals" in ends[1], ends
+    with pytest.raises(ValueError, match=r"n must be a number of actions in 0\.\."):
+        view.record_after(record, len(lives) + 1)
 
 
 @pytest.mark.parametrize("env_id", ["esel-v0", "four_aces-v0"])

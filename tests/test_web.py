@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 import urllib.error
@@ -21,6 +22,7 @@ from browser import ARTIFACTS, chrome, data, errors
 import cardenvs
 from agents.base import RandomAgent
 from cardenvs import web
+from cardenvs.core.events import KINDS
 
 GAMES = {
     "piquet-v0": {"episode": "deal"},
@@ -203,6 +205,20 @@ def test_web__the_http_interface_refuses_bad_actions_clearly(server, tmp_path):
         step = s["step"]
     assert opponent.calls > 0
     assert s["record_path"] == str(tmp_path / "g.json") and s["result"]
+    # the log: core.events' sentences from the human's side ("you"), by kind, with step numbers
+    log = s["log"]
+    assert [e["step"] for e in log] == sorted(e["step"] for e in log) and log[-1]["step"] == s[
+        "step"
+    ]
+    kinds = {e["kind"] for e in log}
+    assert {"start", "action", "trick", "deal", "result"} <= kinds <= set(KINDS) | {"start"}
+    acts = [e for e in log if e["kind"] == "action"]
+    assert {e["seat"] for e in acts} == {0, 1}
+    for e in acts:
+        assert e["text"].startswith("you " if e["seat"] == 0 else "player_1 "), e
+    assert any(re.fullmatch(r"(you win|player_1 wins) the trick \(\S+\)", e["text"]) for e in log)
+    ends = [e["text"] for e in log if e["kind"] == "result"]
+    assert ends[0].startswith("game over: ") and ends[-1].startswith("record saved: ")
     assert "python -m cardenvs.view" in s["viewer_command"]
     assert post(url + "act", {"action": 0})[0] == 409
     cardenvs.replay(json.loads((tmp_path / "g.json").read_text()))

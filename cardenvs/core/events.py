@@ -10,9 +10,13 @@ Usage::
     events(before, after, seat, core.action_name(action), record=core.record())
     # ['player_1 plays KH', 'player_1 wins the trick (KH)']           (seat 1 acted)
     # ['you play 7H', 'you win the trick (7H)', 'deal 3 ends: ...']   (seat 0 acted)
+    tagged_events(before, after, seat, core.action_name(action), record=core.record())
+    # [('action', 'you play 7H'), ('trick', 'you win the trick (7H)'), ('deal', ...)]
 
-The terminal game (``cardenvs.play``) and the demo (``cardenvs.demo``) print these sentences;
-the replay viewer can log them. Nothing is written anywhere.
+This is the one sentence builder of every log: the terminal game (``cardenvs.play``) and the
+demo (``cardenvs.demo``) print ``events``; the replay viewer (``cardenvs.view``) and the browser
+game (``cardenvs.web``) log ``tagged_events``, whose kinds (``KINDS``) mark trick winners, deal
+ends and the result. Nothing is written anywhere.
 
 What the sentences say
 ----------------------
@@ -74,6 +78,22 @@ CAPS = {
     "four_aces-v0": ("max_rounds", "rounds", "rounds"),
     "piquet_au_cent-v0": ("max_deals", "deals", "deals"),
 }
+#: the kinds of sentence ``tagged_events`` tells, in the order they come in one step: the action
+#: itself (a draw action's card drawn too), other cards drawn (the talon taken), cards shown, a
+#: trick's winner, a bank taken (Banque), a seat going out (Banque), declarations scored, a
+#: deal's end, the next deal's start, the game's end (and its hand limit)
+KINDS = (
+    "action",
+    "draw",
+    "show",
+    "trick",
+    "bank",
+    "out",
+    "declaration",
+    "deal",
+    "begin",
+    "result",
+)
 SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SYMBOL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _DECLARATION = re.compile(r"^(Point|Sequence|Sets|Carte blanche|Contract|Redeals)\b")
@@ -101,6 +121,16 @@ def events(before, after, actor, action_name, viewer=None, *, record=None, you=T
         ValueError: the scenes are not scenes of one game in one view, ``actor`` is not one of
             its seats, ``action_name`` is not a string, or ``viewer`` is not the scenes' viewer.
     """
+    told = tagged_events(before, after, actor, action_name, viewer, record=record, you=you)
+    return [text for _, text in told]
+
+
+def tagged_events(
+    before, after, actor, action_name, viewer=None, *, record=None, you=True
+) -> list[tuple[str, str]]:
+    """``events`` with each sentence's kind: ``[(kind, sentence), ...]``, kind one of
+    ``KINDS`` (a log colours trick winners and deal ends by it). Arguments, errors and
+    sentences as for ``events``."""
     _check(before, after, actor, action_name, viewer)
     return _Step(before, after, int(actor), action_name, after["viewer"], record, you).run()
 
@@ -240,16 +270,21 @@ class _Step:
         self.seen = set(face_up(before)) | set(face_up(after))
         self.ended = self._ended()
         self.drawn: set[int] = set()  # the seats that drew cards in the step
-        self.out: list[str] = []
+        self.kind = "action"  # the kind of the sentences being told (``KINDS``)
+        self.out: list[tuple[str, str]] = []
 
     # -- words --------------------------------------------------------------------------------
     def name(self, seat) -> str:
         return "you" if seat is not None and seat == self.me else f"player_{seat}"
 
+    def add(self, text: str) -> None:
+        """Add a sentence of the current kind."""
+        self.out.append((self.kind, text))
+
     def say(self, seat, verb: str, rest: str = "") -> None:
         """Add "<seat> <verb> <rest>", the verb conjugated for "you"."""
         v = _verb(verb) if seat == self.me else verb
-        self.out.append(f"{self.name(seat)} {v}" + (f" {rest}" if rest else ""))
+        self.add(f"{self.name(seat)} {v}" + (f" {rest}" if rest else ""))
 
     def names(self, seats) -> str:
         seats = sorted(seats, key=lambda s: (s != self.me, s))
@@ -261,23 +296,29 @@ class _Step:
         return card if card in self.seen else "a card"
 
     # -- the step -----------------------------------------------------------------------------
-    def run(self) -> list[str]:
-        self.act()
-        self.trick()
+    def run(self) -> list[tuple[str, str]]:
+        self.tell("action", self.act)
+        self.tell("trick", self.trick)
         if self.ended is None:
-            self.draws()
-            self.shows()
-            self.bank()
-            self.going_out()
-            self.declarations(self.b["info"], self.a["info"])
+            self.tell("draw", self.draws)
+            self.tell("show", self.shows)
+            self.tell("bank", self.bank)
+            self.tell("out", self.going_out)
+            self.tell("declaration", self.declarations, self.b["info"], self.a["info"])
             return self.out
-        self.deal_end()
+        self.tell("deal", self.deal_end)
         if self.a["over"] and not self.b["over"]:
-            self.game_over()
+            self.tell("result", self.game_over)
         elif not self.a["over"]:
-            self.out.append(f"{_label(self.a['title'])} begins")
-            self.declarations([], self.a["info"])
+            self.kind = "begin"
+            self.add(f"{_label(self.a['title'])} begins")
+            self.tell("declaration", self.declarations, [], self.a["info"])
         return self.out
+
+    def tell(self, kind: str, part, *args) -> None:
+        """Run ``part`` (a method that adds sentences) with its sentences of kind ``kind``."""
+        self.kind = kind
+        part(*args)
 
     def _ended(self):
         """The deal that ended in this step: ``(index or None, record deal or None)``; None when
@@ -363,7 +404,8 @@ class _Step:
             self.say(p, "chooses", self.action)
 
     def draws(self) -> None:
-        """Cards that came into hands from the talon or the stock."""
+        """Cards that came into hands from the talon or the stock (the actor's draw from the
+        stock, Banque's and Four Aces' ``draw``, is the action's own sentence: kind "action")."""
         hidden: dict[tuple, list[int]] = {}
         source, _ = self._source()
         for sb, sa in zip(self.b["seats"], self.a["seats"], strict=True):
@@ -372,6 +414,7 @@ class _Step:
             if n <= 0:
                 continue
             self.drawn.add(p)
+            self._draw_kind([p])
             visible_b = Counter(c for c in sb["hand"] if c)
             new = list((Counter(c for c in sa["hand"] if c) - visible_b).elements())
             limit_b, limit_a = _line(sb, "limit"), _line(sa, "limit")
@@ -387,10 +430,15 @@ class _Step:
             else:
                 hidden.setdefault((n, verb, where), []).append(p)
         for (n, verb, where), seats in hidden.items():
+            self._draw_kind(seats)
             if len(seats) == 1:
                 self.say(seats[0], verb, _count(n) + where)
             else:
-                self.out.append(f"{self.names(seats)} each {_verb(verb)} {_count(n)}{where}")
+                self.add(f"{self.names(seats)} each {_verb(verb)} {_count(n)}{where}")
+
+    def _draw_kind(self, seats) -> None:
+        own = seats == [self.actor] and action_is_draw(self.words)
+        self.kind = "action" if own else "draw"
 
     def _left(self, seat: int) -> int:
         """How many cards the action took out of ``seat``'s hand."""
@@ -426,7 +474,7 @@ class _Step:
             p = sa["seat"]
             if p == self.viewer and not vis_b:
                 own = "your hand" if p == self.me else f"player_{p}'s hand"
-                self.out.append(f"{own}: {_cards(new)}")
+                self.add(f"{own}: {_cards(new)}")
             elif p != self.viewer:
                 self.say(p, "shows", _cards(new))
 
@@ -482,7 +530,7 @@ class _Step:
         lines = [x for x in new if _DECLARATION.match(x) and x not in old]
         scored = [x for x in lines if not x.startswith(("Contract", "Redeals"))]
         if scored:
-            self.out.append("declarations: " + "; ".join(self._you(x) for x in scored))
+            self.add("declarations: " + "; ".join(self._you(x) for x in scored))
 
     def _you(self, text: str) -> str:
         if self.me is None:
@@ -495,7 +543,7 @@ class _Step:
         b, a = self.b, self.a
         if isinstance(deal, dict) and "contract" in deal and deal["contract"] is None:
             label = _label(b["title"])
-            self.out.append(f"{label} ends without a contract: nobody bid, it is dealt again")
+            self.add(f"{label} ends without a contract: nobody bid, it is dealt again")
             return
         seats = range(len(a["seats"]))
         points = deal.get("points") if isinstance(deal, dict) else None
@@ -544,13 +592,13 @@ class _Step:
             else:
                 each = [f"{self.name(s)} {totals[s]}" for s in seats]
             parts.append("totals " + ", ".join(each))
-        self.out.append(f"{label} ends" + (": " + "; ".join(parts) if parts else ""))
+        self.add(f"{label} ends" + (": " + "; ".join(parts) if parts else ""))
 
     def game_over(self) -> None:
         rec = self.record if isinstance(self.record, dict) else None
         res = rec.get("result") if rec else None
         if not isinstance(res, dict) or "illegal_move" in res:
-            self.out.append(f"game over: {self._you(self.a['result'] or 'over')}")
+            self.add(f"game over: {self._you(self.a['result'] or 'over')}")
             return
         winners = res.get("winners")
         if winners is None:
@@ -563,7 +611,7 @@ class _Step:
                 text += f" ({n} point{'' if n == 1 else 's'})"
         else:
             text = "game over: drawn, nobody wins"
-        self.out.append(text)
+        self.add(text)
         cap = CAPS.get(self.a["game"])
         config = rec.get("config", {})
         if cap and config.get("episode") != "deal" and not config.get("au_cent_partie"):
@@ -571,7 +619,7 @@ class _Step:
             limit, count = config.get(key), res.get(count_key)
             if limit is not None and count == limit:
                 unit = unit[:-1] if limit == 1 else unit
-                self.out.append(f"the game stops at its limit of {limit} {unit} ({key}={limit})")
+                self.add(f"the game stops at its limit of {limit} {unit} ({key}={limit})")
 
 
 def action_is_draw(words) -> bool:

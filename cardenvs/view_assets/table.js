@@ -404,7 +404,8 @@ var Table = (function () {
     });
   }
 
-  /* The log: entries {step, kind, text}; those after step now are not shown (no spoilers). */
+  /* The log: entries {step, kind, text} (kind: core.events.KINDS, "start", the CSS class); those
+     after step now are not shown (no spoilers). */
   function log(root, entries, now, onpick) {
     root.textContent = "";
     var current = null;
