@@ -223,3 +223,32 @@ def check_out_of_range_action(env_id: str, row: int, action: int, **config) -> N
         assert f"row {row}" in str(e) and str(action) in str(e), str(e)
     else:
         raise AssertionError(f"action {action} in row {row} was accepted")
+
+
+def random_model(path, env_id: str, hidden=(16,), seed: int = 0, **header):
+    """A ``.npz`` model of ``env_id`` with random weights and biases (N(0, 1); the format of
+    ``cardenvs.policy``) saved to ``path``, which it returns. ``header``: more header fields, or
+    other values (``zoo={...}`` makes a zoo model, ``obs_layout=...`` a stale one)."""
+    from cardenvs.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+
+    info = cardenvs.game_info(env_id)
+    head = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": env_id,
+        "config": {},
+        "obs_dim": info.obs_dim,
+        "num_actions": info.num_actions,
+        "obs_layout": layout_id(env_id),
+        "actions": actions_id(env_id),
+        "net": {"hidden": list(hidden), "activation": "tanh"},
+    } | header
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for prefix, out in (("pi", info.num_actions), ("vf", 1)):
+        sizes = [info.obs_dim, *hidden, out]
+        for k in range(len(sizes) - 1):
+            arrays[f"{prefix}.{k}.weight"] = rng.normal(0, 1, (sizes[k + 1], sizes[k]))
+            arrays[f"{prefix}.{k}.bias"] = rng.normal(0, 1, sizes[k + 1])
+    NumpyPolicy(head, arrays).save(path)
+    return path

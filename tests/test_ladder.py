@@ -10,47 +10,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import random_model
 
 import cardenvs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id  # noqa: E402
 from benchmarks import ladder  # noqa: E402
 
 AGENTS = ["random", "heuristic", "ismcts@2", "ismcts@4"]
 
 
-def random_model(path: Path, env_id: str, seed: int = 0, **extra) -> str:
-    """A random-weight ``.npz`` policy for ``env_id`` (one hidden layer of 8; ``extra``: more
-    header fields)."""
-    info = cardenvs.game_info(env_id)
-    sizes = [info.obs_dim, 8]
-    rng = np.random.default_rng(seed)
-    arrays = {}
-    for prefix, out in (("pi", info.num_actions), ("vf", 1)):
-        dims = [*sizes, out]
-        for k in range(len(dims) - 1):
-            arrays[f"{prefix}.{k}.weight"] = rng.normal(0, 1, (dims[k + 1], dims[k]))
-            arrays[f"{prefix}.{k}.bias"] = rng.normal(0, 1, dims[k + 1])
-    header = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": env_id,
-        "config": {},
-        "obs_dim": info.obs_dim,
-        "num_actions": info.num_actions,
-        "obs_layout": layout_id(env_id),
-        "actions": actions_id(env_id),
-        "net": {"hidden": [8], "activation": "tanh"},
-        **extra,
-    }
-    NumpyPolicy(header, arrays).save(path)
-    return str(path)
-
-
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    return "ppo:" + random_model(tmp_path_factory.mktemp("model") / "esel.npz", "esel-v0")
+    path = random_model(tmp_path_factory.mktemp("model") / "esel.npz", "esel-v0", hidden=(8,))
+    return f"ppo:{path}"
 
 
 def argv(out, model, *extra):
@@ -231,7 +204,7 @@ def test_ladder__plays_the_zoo_model_of_the_setting(monkeypatch, tmp_path):
     models = tmp_path / "models"
     models.mkdir()
     zoo = {"name": "esel-v0_2p", "play_config": {"num_players": 2}, "evaluation": {}}
-    random_model(models / "esel-v0_2p.npz", "esel-v0", seed=1, zoo=zoo)
+    random_model(models / "esel-v0_2p.npz", "esel-v0", hidden=(8,), seed=1, zoo=zoo)
     monkeypatch.setattr(cardenvs.zoo, "MODELS", models)
     out = tmp_path / "out"
     args = ["--settings", "esel-v0_2p", "--agents", "random", "zoo", "--n", "2", "--out", str(out)]

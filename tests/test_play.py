@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from harness import random_model
 
 import cardenvs
 from cardenvs import play
@@ -281,36 +282,6 @@ def test_menu__cards_in_the_order_hands_are_shown():
 
 
 # --- the agents of --against, played through play_game (answers "1" to every question) ---------
-def random_model(path: Path, env_id: str) -> Path:
-    """A random-weight ``.npz`` model of ``env_id`` (the format of cardenvs.policy)."""
-    import numpy as np
-
-    from cardenvs.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
-
-    game = cardenvs.game_info(env_id)
-    rng = np.random.default_rng(0)
-    arrays = {}
-    for prefix, out in (("pi", game.num_actions), ("vf", 1)):
-        sizes = [game.obs_dim, 16, out]
-        for k in range(2):
-            w = rng.normal(0, 1, (sizes[k + 1], sizes[k])).astype(np.float32)
-            arrays[f"{prefix}.{k}.weight"] = w
-            arrays[f"{prefix}.{k}.bias"] = np.zeros(sizes[k + 1], np.float32)
-    header = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": env_id,
-        "config": {},
-        "obs_dim": game.obs_dim,
-        "num_actions": game.num_actions,
-        "obs_layout": layout_id(env_id),
-        "actions": actions_id(env_id),
-        "net": {"hidden": [16], "activation": "tanh"},
-    }
-    NumpyPolicy(header, arrays).save(path)
-    return path
-
-
 def scripted_game(tmp_path, against: str, env_id="piquet-v0", **kw) -> tuple[dict, list[str]]:
     config = {"episode": "deal"}
     agents = {1: play.make_agent(against, env_id, config, seed=3, **kw)}

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import random_model
 
 import cardenvs
 import cardenvs.zoo
@@ -111,32 +112,9 @@ def test_zoo__numpy_forward_pass_equals_torch(model):
 
 # --- the choice of model, modes, refusal (a zoo folder of random-weight models) ----------------
 def fake_model(directory: Path, name: str, env_id: str, play: dict, **header) -> Path:
-    game = cardenvs.game_info(env_id)
-    rng = np.random.default_rng(0)
-    sizes = [game.obs_dim, 16, game.num_actions]
-    arrays = {}
-    for prefix, out in (("pi", game.num_actions), ("vf", 1)):
-        s = sizes[:-1] + [out]
-        for k in range(len(s) - 1):
-            arrays[f"{prefix}.{k}.weight"] = rng.normal(0, 1, (s[k + 1], s[k])).astype(np.float32)
-            arrays[f"{prefix}.{k}.bias"] = np.zeros(s[k + 1], np.float32)
-    from cardenvs.policy import FORMAT, FORMAT_VERSION, actions_id
-
-    h = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": env_id,
-        "config": {},
-        "obs_dim": game.obs_dim,
-        "num_actions": game.num_actions,
-        "obs_layout": layout_id(env_id),
-        "actions": actions_id(env_id),
-        "net": {"hidden": [16], "activation": "tanh"},
-        "zoo": {"name": name, "play_config": play, "evaluation": {}},
-    } | header
     directory.mkdir(exist_ok=True)
-    path = directory / f"{name}.npz"
-    NumpyPolicy(h, arrays).save(path)
+    zoo = {"name": name, "play_config": play, "evaluation": {}}
+    path = random_model(directory / f"{name}.npz", env_id, zoo=zoo, **header)
     cardenvs.zoo._read_header.cache_clear()
     return path
 
