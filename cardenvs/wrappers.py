@@ -14,6 +14,16 @@ string) in the action space, else ``ValueError``. A masked-out learner action fo
 PettingZoo classic convention of the AEC env: the episode ends and the learner gets -1
 (``illegal_action="raise"`` raises ``ValueError`` instead).
 Runs on the batched engine with one row (the same kernels as ``cardenvs.make``).
+
+Rendering, as the AEC env: ``render_mode="ansi"`` makes ``render()`` return the game's text,
+``"rgb_array"`` a picture of the table (``core.picture``: ``uint8`` of shape
+``core.picture.SHAPE``) in the view ``render_seat`` names: None the open view (every card, the
+default), a seat number that seat's view, ``"current"`` the seat to act, which between calls is
+the learner (the open view once the game is over)::
+
+    env = SingleAgentEnv("esel-v0", seat="rotate", render_mode="rgb_array", render_seat="current")
+    env.reset(seed=0)
+    frame = env.render()   # the learner's view, as a (640, 960, 3) array
 """
 
 from __future__ import annotations
@@ -24,7 +34,11 @@ import gymnasium
 import numpy as np
 
 from .core.messages import brief
+from .core.scene import resolve_view
 from .registry import classes
+
+#: the render modes of ``SingleAgentEnv`` (besides None)
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -36,10 +50,15 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: one agent for all other seats, or a dict ``{seat: agent}``; ``None`` plays
             uniformly random legal actions.
         illegal_action: ``"penalize"`` (the episode ends, the learner gets -1) or ``"raise"``.
+        render_mode: None, ``"ansi"`` (``render()`` returns text) or ``"rgb_array"`` (a picture
+            of the table).
+        render_seat: whose view ``"rgb_array"`` draws: None the open view (the default), a seat,
+            or ``"current"`` (the learner while the game runs).
         **config: the game's ``Config`` options.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    #: render_fps: the rate video recorders (gymnasium.wrappers.RecordVideo) play frames at
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,
@@ -48,6 +67,7 @@ class SingleAgentEnv(gymnasium.Env):
         opponents=None,
         illegal_action: str = "penalize",
         render_mode: str | None = None,
+        render_seat=None,
         **config,
     ):
         vector_cls, _, defaults = classes(env_id)
@@ -64,8 +84,14 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(
                 f"illegal_action must be 'penalize' or 'raise', got {illegal_action!r}"
             )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(
+                f"render_mode must be one of {[None, *RENDER_MODES]}, got {brief(render_mode)}"
+            )
+        try:
+            resolve_view(render_seat, self.num_seats, 0)
+        except ValueError as e:
+            raise ValueError(f"render_seat: {e}") from None
         if opponents is not None and not isinstance(opponents, dict):
             opponents = {p: opponents for p in range(self.num_seats)}
         for agent in (opponents or {}).values():
@@ -76,6 +102,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = 0 if seat == "rotate" else int(seat)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
+        self.render_seat = render_seat
         game = self._engine.game
         self.observation_space = gymnasium.spaces.Box(game.obs_low, game.obs_high, dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(game.num_actions)
@@ -130,8 +157,12 @@ class SingleAgentEnv(gymnasium.Env):
         return self._engine.action_mask[0].astype(bool)
 
     def render(self):
+        """The game's text (``"ansi"``), a picture of the table in ``render_seat``'s view
+        (``"rgb_array"``), or None (no render mode)."""
         if self.render_mode == "ansi":
             return self._engine.render(0)
+        if self.render_mode == "rgb_array":
+            return self._engine.picture(0, self.render_seat)
         return None
 
     # -- internals -----------------------------------------------------------------------------

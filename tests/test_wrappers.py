@@ -184,3 +184,56 @@ def test_wrappers__sb3_vec_env_team_plays_both_partners():
     alone = sb3_vec_env("piquet-v0", num_envs=4, seed=3, team=True, episode="deal")
     np.testing.assert_array_equal(plain.learner, alone.learner)
     np.testing.assert_array_equal(plain.reset(), alone.reset())
+
+
+def test_wrappers__rgb_array_draws_the_table_in_the_render_seat_s_view():
+    """``render_mode="rgb_array"``: a picture of the table (``core.picture``) in the view of
+    ``render_seat``, as the AEC env draws it: the open view by default, a seat's view with the
+    others' cards face down, ``"current"`` the learner's view while the game runs (it follows
+    the learner round the table with ``seat="rotate"``) and the open view once it is over."""
+    from cardenvs.core.picture import SHAPE, draw
+
+    config = {"episode": "deal", "num_players": 3}
+    frames = {}
+    for view in (None, 1, "current"):
+        env = SingleAgentEnv("esel-v0", seat=1, render_mode="rgb_array", render_seat=view, **config)
+        env.reset(seed=5)
+        frames[view] = env.render()
+        assert frames[view].shape == SHAPE and frames[view].dtype == np.uint8
+        scene = env._engine.scene(0, 1 if view == "current" else view)
+        assert np.array_equal(frames[view], draw(scene))
+    assert np.array_equal(frames[1], frames["current"])
+    assert not np.array_equal(frames[None], frames[1])  # the open view shows every hand
+    env = SingleAgentEnv("esel-v0", seat="rotate", render_mode="rgb_array", render_seat="current")
+    rng = np.random.default_rng(0)
+    for episode in range(2):
+        env.reset(seed=7 if episode == 0 else None)
+        assert env.seat == episode
+        done = False
+        while not done:
+            assert np.array_equal(env.render(), draw(env._engine.scene(0, env.seat)))
+            _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        assert np.array_equal(env.render(), draw(env._engine.scene(0, None)))
+
+
+def test_wrappers__gymnasium_check_env_renders_rgb_array():
+    """Gymnasium's checks with its render check: no warning but that the env is not registered
+    with ``gymnasium.make`` (so the other render modes are not tried)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = SingleAgentEnv("piquet-v0", render_mode="rgb_array", render_seat=0, episode="deal")
+        check_env(env, skip_render_check=False)
+    said = [str(w.message) for w in caught if "not having a spec" not in str(w.message)]
+    assert said == [] and env.metadata["render_fps"] > 0
+
+
+def test_wrappers__bad_render_arguments_are_clear_errors():
+    with pytest.raises(ValueError, match=r"render_mode must be one of \[None, 'ansi', 'rgb_a"):
+        SingleAgentEnv("piquet-v0", render_mode="human")
+    with pytest.raises(ValueError, match=r"render_seat: view seat must be None .* in 0\.\.1"):
+        SingleAgentEnv("piquet-v0", render_mode="rgb_array", render_seat=2)
+    with pytest.raises(ValueError, match="render_seat: "):
+        SingleAgentEnv("piquet-v0", render_mode="rgb_array", render_seat="learner")
+    env = SingleAgentEnv("piquet-v0", render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.render()
