@@ -220,3 +220,10 @@ def test_zoo__the_models_are_in_the_built_wheel(tmp_path):
         assert f"cardenvs/zoo/models/{m.name}.npz" in names
     assert "cardenvs/zoo/__init__.py" in names and "cardenvs/policy.py" in names
     assert json.dumps(sorted(n for n in names if n.startswith("agents/"))) == "[]"
+
+
+def test_zoo__the_readme_shows_the_shipped_models():
+    """The README's zoo table is ``train.zoo.table()`` of the shipped models' headers."""
+    from train.zoo import table
+
+    assert table() in (ROOT / "README.md").read_text()

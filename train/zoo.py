@@ -3,6 +3,7 @@
     python -m train.table --jobs 2                # train every setting (models in runs/table)
     python -m train.zoo                           # package every setting's model
     python -m train.zoo --only esel-v0_2p --runs runs/table
+    python -m train.zoo --table                   # the shipped models' table (README)
 
 For each setting of ``train/table.py`` (a game id, or two-player Banque and Esel), the run's
 final model (``<runs>/<setting>/model.npz``) is copied into the zoo with a ``zoo`` block added to
@@ -99,12 +100,46 @@ def package(name: str, runs: Path, models: Path) -> Path:
     return out
 
 
+def _cell(row: dict | None) -> str:
+    if not row:
+        return ""
+    lo, hi = row["ci95"]
+    return f"{row['win_rate']:.3f} ({lo:.3f}–{hi:.3f})"
+
+
+def table(models=None) -> str:
+    """The zoo's models as a Markdown table (from their headers): the setting, the players, the
+    learner decisions trained on, and the packaged evaluation against random and the heuristic
+    (whole games, the model alone in each seat or as a side) and ISMCTS with 400 iterations
+    (single deals, two-player games)."""
+    lines = [
+        "| model | players | learner decisions | equal strength | vs random | vs heuristic "
+        "| vs ISMCTS-400 (single deals) |",
+        "|---|---:|---:|---:|---|---|---|",
+    ]
+    order = {name: k for k, name in enumerate(SETTINGS)}
+    models = cardenvs.zoo.list() if models is None else models
+    for m in sorted(models, key=lambda m: order.get(m.name, len(order))):
+        ev = m.evaluation
+        base = ev.get("heuristic", {}).get("baseline")
+        lines.append(
+            f"| `{m.name}` | {m.num_players} | {ev.get('learner_decisions', 0) / 1e6:.1f} M | "
+            f"{base:.2f} | {_cell(ev.get('random'))} | {_cell(ev.get('heuristic'))} | "
+            f"{_cell(ev.get('ismcts'))} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv=None) -> list[Path]:
     p = argparse.ArgumentParser(prog="python -m train.zoo", description=__doc__.split("\n")[0])
     p.add_argument("--only", nargs="+", choices=list(SETTINGS), help="these settings only")
     p.add_argument("--runs", default=str(RUNS), help="where train.table's runs are")
     p.add_argument("--models", default=str(cardenvs.zoo.MODELS), help="the zoo's folder")
+    p.add_argument("--table", action="store_true", help="only print the zoo's table (Markdown)")
     a = p.parse_args(argv)
+    if a.table:
+        print(table(cardenvs.zoo.list(a.models)))
+        return []
     done = []
     for name in a.only or list(SETTINGS):
         try:
