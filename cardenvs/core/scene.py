@@ -96,20 +96,15 @@ def resolve_view(seat, num_seats: int, to_act: int | None):
     """The viewer a front end passes to a game's ``scene``: None (the open view), a seat in
     ``0..num_seats - 1``, or ``"current"``, the seat to act (None, the open view, once the game is
     over). Anything else is a ``ValueError`` naming what is allowed."""
-    if seat is None:
-        return None
     if isinstance(seat, str) and seat == CURRENT:
         return None if to_act is None or to_act < 0 else int(to_act)
-    if (
-        isinstance(seat, (int, np.integer))
-        and not isinstance(seat, (bool, np.bool_))
-        and 0 <= seat < num_seats
-    ):
-        return int(seat)
-    raise ValueError(
-        f"view seat must be None (the open view), a seat in 0..{num_seats - 1} or "
-        f"{CURRENT!r} (the seat to act), got {brief(seat)}"
-    )
+    try:
+        return check_viewer(seat, num_seats)
+    except ValueError:
+        raise ValueError(
+            f"view seat must be None (the open view), a seat in 0..{num_seats - 1} or "
+            f"{CURRENT!r} (the seat to act), got {brief(seat)}"
+        ) from None
 
 
 def check_viewer(seat, num_seats: int) -> int | None:
