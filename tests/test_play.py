@@ -383,7 +383,13 @@ def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
         assert state["record_path"] == str(record_path)
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+        try:  # read what is left (a full pipe must not hold the process), then it must end
+            rest, _ = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rest, _ = proc.communicate()
+            raise AssertionError(f"the server did not stop on Ctrl-C; it printed: {rest}") from None
+    assert proc.returncode == 0, rest
     record = json.loads(record_path.read_text())
     assert record["result"] is not None and record["config"]["episode"] == "deal"
     cardenvs.replay(record)
