@@ -358,6 +358,9 @@ def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
         text=True,
         cwd=tmp_path,
         env=_env(),
+        # Ctrl-C as in a shell: a pytest-xdist worker ignores SIGINT, and a Python started with
+        # SIGINT ignored installs no KeyboardInterrupt handler, so the server would not stop
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         url = None
