@@ -196,3 +196,12 @@ def test_house__rule_helpers_are_inlined_by_llvm_not_by_numba():
             if allowed != "*" and name not in allowed:
                 found.append(f"{rel}: {name}")
     assert not found, "numba-inlined (use forceinline=True): " + ", ".join(found)
+
+
+def test_house__a_game_def_needs_a_scene():
+    """Every front end draws the table from the game's ``scene``: a ``GameDef`` without one is
+    refused when it is built, not when a picture is first asked for."""
+    import dataclasses
+
+    with pytest.raises(TypeError, match="esel: a GameDef needs scene"):
+        dataclasses.replace(cardenvs.game_info("esel-v0"), scene=None)

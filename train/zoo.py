@@ -32,6 +32,18 @@ from train.table import RUNS, SETTINGS
 MAX_BYTES = 2_000_000  # a zoo model stays well under 2 MB (package data)
 
 
+def _result(r: dict, episode: str) -> dict:
+    """One evaluation row (``eval.csv``'s or ``train.evaluate``'s JSON) as the header keeps it."""
+    return {
+        "games": int(r["games"]),
+        "win_rate": float(r["win_rate"]),
+        "ci95": [float(r["ci_low"]), float(r["ci_high"])],
+        "baseline": float(r["baseline"]),
+        "mean_return": float(r["mean_return"]),
+        "episode": episode,
+    }
+
+
 def final_evaluation(run: Path) -> dict:
     """The trainer's last evaluation in ``run/eval.csv`` (one row per opponent at the last
     ``timesteps``), and ``run/ismcts.json`` where there is one."""
@@ -42,28 +54,11 @@ def final_evaluation(run: Path) -> dict:
     if not rows:
         raise ValueError(f"{path} has no rows")
     last = max(int(r["timesteps"]) for r in rows)
-    out = {}
-    for r in rows:
-        if int(r["timesteps"]) == last:
-            out[r["opponent"]] = {
-                "games": int(r["games"]),
-                "win_rate": float(r["win_rate"]),
-                "ci95": [float(r["ci_low"]), float(r["ci_high"])],
-                "baseline": float(r["baseline"]),
-                "mean_return": float(r["mean_return"]),
-                "episode": "game",
-            }
+    out = {r["opponent"]: _result(r, "game") for r in rows if int(r["timesteps"]) == last}
     ismcts = run / "ismcts.json"
     if ismcts.is_file():
         for r in json.loads(ismcts.read_text())["results"]:
-            out[f"{r['opponent']}"] = {
-                "games": int(r["games"]),
-                "win_rate": float(r["win_rate"]),
-                "ci95": [float(r["ci_low"]), float(r["ci_high"])],
-                "baseline": float(r["baseline"]),
-                "mean_return": float(r["mean_return"]),
-                "episode": "deal",
-            }
+            out[r["opponent"]] = _result(r, "deal")
     out["learner_decisions"] = last
     return out
 

@@ -461,10 +461,13 @@ class GameDef:
     # None: ``step_rows`` for every config
     step_for: Callable[[np.ndarray], Callable] | None = None
     # (state, row, config, seat=None) -> the scene of the row as ``seat`` sees it (None: the open
-    # view), a JSON-able dict in the format of ``core.scene``
+    # view), a JSON-able dict in the format of ``core.scene``; every game has one (a default
+    # only because the dataclass's defaulted fields come last)
     scene: Callable | None = None
 
     def __post_init__(self):
+        if not callable(self.scene):
+            raise TypeError(f"{self.name}: a GameDef needs scene(state, row, config, seat)")
         # the config class learns the id it configures, for its error messages (one id per
         # config class: every id has its own ``Config``)
         self.config_cls.ENV_ID = self.env_id
@@ -487,7 +490,7 @@ class GameDef:
         *modules,
         render: Callable,
         num_seats: Callable[[Any], int],
-        scene: Callable | None = None,
+        scene: Callable,
     ) -> GameDef:
         """The ``GameDef`` of a game package whose modules use the standard names (``NAME``,
         ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,

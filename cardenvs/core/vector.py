@@ -653,8 +653,6 @@ class CardVectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before scene()")
         row = check_int(row, "row", 0, self.num_envs - 1)
-        if self.game.scene is None:
-            raise NotImplementedError(f"{self.game.env_id} has no scene")
         view = resolve_view(seat, self.num_seats, int(self._current[row]))
         return self.game.scene(self.state, row, self.config, view)
 
