@@ -10,6 +10,7 @@ STAMP_TRAIN := $(VENV)/.stamp-train
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_DOCS := $(VENV)/.stamp-docs
 STAMP_BROWSER := $(VENV)/.stamp-browser
+STAMP_RLLIB := $(VENV)/.stamp-rllib
 
 .PHONY: demo test test-all lint format bench train train-sb3 docs clean
 
@@ -27,6 +28,11 @@ $(STAMP_DEV): $(STAMP_BASE)
 
 $(STAMP_TRAIN): $(STAMP_BASE)
 	$(PIP) -e '.[train]'
+	touch $@
+
+# Ray RLlib (cardenvs.wrappers.rllib, train/rllib_ppo.py); its tests start a local Ray.
+$(STAMP_RLLIB): $(STAMP_TRAIN)
+	$(PIP) -e '.[rllib]'
 	touch $@
 
 # The peers of benchmarks.peers are optional: a failed install does not fail `make bench`
@@ -89,14 +95,15 @@ docs: $(STAMP_DOCS)
 ## site, then the engines compiled first, one per process (cardenvs.compile), and pytest with
 ## one worker per core. The train extra is installed too (torch pinned to its CPU build), so the
 ## training scripts' end-to-end tests run instead of being skipped, and headless Chromium for the
-## browser tests of the replay viewer and the web game.
-test: $(STAMP_DEV) $(STAMP_TRAIN) $(STAMP_BROWSER) docs
+## browser tests of the replay viewer and the web game, and Ray RLlib (its tests start a local
+## Ray with two CPUs).
+test: $(STAMP_DEV) $(STAMP_TRAIN) $(STAMP_RLLIB) $(STAMP_BROWSER) docs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m cardenvs.compile
 	$(BIN)/python -m pytest -q -n auto
 
-test-all: $(STAMP_DEV) $(STAMP_TRAIN) $(STAMP_BROWSER)
+test-all: $(STAMP_DEV) $(STAMP_TRAIN) $(STAMP_RLLIB) $(STAMP_BROWSER)
 	$(BIN)/python -m cardenvs.compile
 	$(BIN)/python -m pytest -q -n auto -m ""
 

@@ -33,9 +33,9 @@ import time
 import gymnasium
 import numpy as np
 
-from .core.messages import brief
-from .core.scene import resolve_view
-from .registry import classes
+from ..core.messages import brief
+from ..core.scene import resolve_view
+from ..registry import classes
 
 #: the render modes of ``SingleAgentEnv`` (besides None)
 RENDER_MODES = ("ansi", "rgb_array")
