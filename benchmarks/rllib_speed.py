@@ -19,6 +19,9 @@ from RLlib's own timers of the measured iterations:
   (``--envs-per-runner`` ``RLlibEnv`` games stepped with random legal actions, no RLlib): what
   stepping all of a runner's games on the batched engine at once could save at most.
 
+``--sweep`` adds runs with other numbers of games per env runner (sampling in the driver): how
+far RLlib's own vectorisation (``num_envs_per_env_runner``) amortises its per-step work.
+
 The native trainer (``train/ppo.py`` at its defaults, ``--native-seconds`` of training, in a
 subprocess of its own) gives the same three figures in the same run: its engine steps
 (sampling with the policy's forward pass), its update, and its whole loop. Prints a table with
@@ -61,16 +64,18 @@ def env_alone(game: str, config: dict, n_games: int, seconds: float = 3.0) -> fl
     return steps / (time.perf_counter() - start)
 
 
-def rllib_run(a, runners: int, learners: int) -> dict:
+def rllib_run(a, runners: int, learners: int, envs: int | None = None) -> dict:
     """One RLlib configuration: warm-up, then ``a.iterations`` measured iterations."""
+    envs = envs or a.envs_per_runner
     import ray
 
     from cardenvs.wrappers.rllib import RLlibEnv
     from train import rllib_ppo
 
     argv = ["--game", a.game, "--num-env-runners", str(runners), "--num-learners", str(learners)]
-    argv += ["--envs-per-runner", str(a.envs_per_runner), "--train-batch", str(a.train_batch)]
-    argv += ["--epochs", str(a.epochs), "--league-share", "0", "--out", a.tmp]
+    argv += ["--envs-per-runner", str(envs), "--train-batch", str(a.train_batch)]
+    argv += ["--minibatch-size", str(min(1000, a.train_batch)), "--epochs", str(a.epochs)]
+    argv += ["--league-share", "0", "--out", a.tmp]
     args = rllib_ppo.parse(argv)
     rllib_ppo.start_ray(args)
     try:
@@ -91,7 +96,8 @@ def rllib_run(a, runners: int, learners: int) -> dict:
     finally:
         ray.shutdown()
     return {
-        "route": f"RLlib, {runners} runner(s) x {a.envs_per_runner} games, {learners} learner(s)",
+        "route": f"RLlib, {runners} runner(s) x {envs} games, {learners} learner(s)",
+        "envs_per_runner": envs,
         "env_runners": runners,
         "learners": learners,
         "sampling_steps_per_s": steps / sample_s,
@@ -135,6 +141,13 @@ def main(argv=None) -> dict:
     p.add_argument("--envs-per-runner", type=int, default=128, help="games per env runner")
     p.add_argument("--train-batch", type=int, default=8000, help="env steps per iteration")
     p.add_argument("--epochs", type=int, default=2, help="PPO epochs per iteration")
+    p.add_argument(
+        "--sweep",
+        type=int,
+        nargs="*",
+        default=[8, 32, 256],
+        help="also games per runner, sampled in the driver (0:0)",
+    )
     p.add_argument("--iterations", type=int, default=3, help="iterations after the warm-up")
     p.add_argument("--native-seconds", type=float, default=60.0, help="native training time")
     p.add_argument("--json", help="write the results here")
@@ -153,6 +166,7 @@ def main(argv=None) -> dict:
         config = json.loads(hyperparams.native_defaults(a.game)["config"])
         alone = env_alone(a.game, config, a.envs_per_runner)
         rows = [rllib_run(a, r, n) for r, n in setups]
+        rows += [rllib_run(a, 0, 0, e) for e in a.sweep if e != a.envs_per_runner]
         native = native_run(a)
     for r in rows:
         r["env_share"] = r["sampling_steps_per_s"] / max(1, r["env_runners"]) / alone

@@ -252,7 +252,10 @@ TINY += ["--envs-per-runner", "8", "--eval-games", "8", "--num-cpus", "2"]
     "env_id, extra",
     [
         ("piquet-v0", ["--num-env-runners", "0", "--league", "random", "heuristic", "self"]),
-        ("esel-v0", ["--num-env-runners", "1", "--league", "random", "zoo", "self"]),
+        (
+            "esel-v0",
+            ["--num-env-runners", "1", "--num-learners", "1", "--league", "random", "zoo", "self"],
+        ),
     ],
 )
 def test_rllib__ppo_trains_checkpoints_restores_and_saves_a_model_agents_load(
@@ -303,6 +306,17 @@ def test_rllib__ppo_trains_checkpoints_restores_and_saves_a_model_agents_load(
         if term["__all__"]:
             break
     assert not ray.is_initialized()  # the trainer shut its Ray down
+    if env_id != "piquet-v0":
+        return
+    # --restore continues the algorithm from the checkpoint (its counters too) and evaluates
+    again = rllib_ppo.main(
+        ["--game", env_id, "--iterations", "1", "--restore", str(out / "checkpoint")]
+        + TINY
+        + extra
+        + ["--out", str(tmp_path / "again")]
+    )
+    assert again["env_steps"] > summary["env_steps"]
+    assert {r["opponent"] for r in again["final"]} == {"random", "heuristic"}
 
 
 def test_rllib__an_illegal_action_stops_the_run(tmp_path, monkeypatch):
@@ -323,3 +337,35 @@ def test_rllib__an_illegal_action_stops_the_run(tmp_path, monkeypatch):
     import ray
 
     assert not ray.is_initialized()
+
+
+def test_rllib__speed_benchmark_runs_end_to_end_on_a_tiny_budget(tmp_path, capsys):
+    from benchmarks import rllib_speed
+
+    out = tmp_path / "speed.json"
+    argv = ["--setups", "0:0", "--sweep", "--iterations", "2", "--train-batch", "400"]
+    argv += ["--envs-per-runner", "8", "--native-seconds", "3", "--json", str(out)]
+    result = rllib_speed.main(argv)
+    (row,) = result["rllib"]
+    for key in ("sampling_steps_per_s", "learner_decisions_per_s", "end_to_end_decisions_per_s"):
+        assert row[key] > 0 and result["native"][key] > 0 and row["native_ratio"][key] > 0
+    assert 0 < row["env_share"] < 1
+    assert json.loads(out.read_text())["game"] == "piquet-v0"
+    assert "native / RLlib" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--league", "genius"], "--league 'genius'"),
+        (["--minibatch-size", "500", "--train-batch", "400"], "at most --train-batch"),
+        (["--config", "{not json"], "not JSON"),
+        (["--config", '{"num_players": 9}', "--game", "esel-v0"], "num_players"),
+        (["--league-share", "1.5"], "league-share"),
+        (["--epochs", "0"], "epochs"),
+    ],
+)
+def test_rllib__trainer_refuses_bad_arguments_with_a_clear_message(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        rllib_ppo.parse(argv)
+    assert message in capsys.readouterr().err

@@ -110,6 +110,11 @@ def parse(argv=None) -> argparse.Namespace:
     for name in ("envs_per_runner", "train_batch", "minibatch_size", "epochs", "pool_size"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.minibatch_size > args.train_batch:
+        p.error(
+            f"--minibatch-size ({args.minibatch_size}) must be at most --train-batch "
+            f"({args.train_batch})"
+        )
     for name in ("snapshot_every", "eval_every", "eval_games"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
