@@ -75,7 +75,7 @@ def parse(argv=None) -> argparse.Namespace:
     a("--address", help="an existing Ray cluster: auto, or ray://<head>:10001")
     a("--num-cpus", type=int, help="CPUs of the local Ray (default: every core)")
     a("--num-env-runners", type=int, default=0, help="sampling processes (0: in the driver)")
-    a("--envs-per-runner", type=int, default=128, help="games each env runner steps")
+    a("--envs-per-runner", type=int, default=256, help="games each env runner steps")
     a("--num-learners", type=int, default=0, help="learner processes (0: in the driver)")
     a("--train-batch", type=int, default=8000, help="env steps per iteration (per learner)")
     a("--minibatch-size", type=int, default=1000, help="decisions per gradient step")
