@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -369,3 +370,58 @@ def test_rllib__trainer_refuses_bad_arguments_with_a_clear_message(argv, message
     with pytest.raises(SystemExit):
         rllib_ppo.parse(argv)
     assert message in capsys.readouterr().err
+
+
+def test_rllib__trains_on_a_ray_cluster_joined_with_address(tmp_path):
+    """The documented cluster route on one machine: ``ray start --head`` (in its own temp dir,
+    blocking, so ending it stops only its processes), then the trainer with ``--address``: it
+    ships the checkout as the job's working dir and its env runner plays the heuristic. Ray's
+    clusters check a token: a client given an explicit address needs ``RAY_AUTH_MODE=token``
+    (the head's token is in ``~/.ray/auth_token`` here)."""
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+    import time
+
+    ray_bin = shutil.which("ray", path=str(Path(sys.executable).parent))
+    assert ray_bin, "the ray command comes with the rllib extra"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    temp = tempfile.mkdtemp(prefix="r", dir="/tmp")  # short: Ray's socket paths have a limit
+    head = subprocess.Popen(
+        [ray_bin, "start", "--head", f"--port={port}", "--num-cpus=2", "--block"]
+        + ["--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:  # the head's GCS listens on the port once it is up
+            assert head.poll() is None, "ray start --head exited"
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(1)
+        else:
+            raise AssertionError("the Ray head did not come up in 120 s")
+        argv = ["--game", "esel-v0", "--address", f"127.0.0.1:{port}", "--iterations", "1"]
+        argv += ["--league", "heuristic", "--league-share", "1", "--out", str(tmp_path / "run")]
+        argv += TINY[: TINY.index("--num-cpus")] + ["--num-env-runners", "1"]
+        run = subprocess.run(  # the command line, as on a cluster's head node
+            [sys.executable, "-m", "train.rllib_ppo", *argv],
+            cwd=ROOT,
+            env=os.environ | {"RAY_AUTH_MODE": "token"},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert run.returncode == 0, run.stderr[-3000:]
+        summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+        assert summary["iterations"] == 1 and summary["main_trained"] > 0
+        assert NumpyPolicy.load(tmp_path / "run" / "model.npz").header["game"] == "esel-v0"
+    finally:
+        head.terminate()
+        head.wait(timeout=120)
+        shutil.rmtree(temp, ignore_errors=True)
