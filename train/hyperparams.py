@@ -11,6 +11,8 @@ measurements behind it in ``docs/training.md``.
 
 from __future__ import annotations
 
+import json
+
 # -- the SB3 route (train/sb3_ppo.py) ----------------------------------------------------------
 # The values every game starts from (argparse ``dest`` names of train/sb3_ppo.py).
 COMMON: dict = {
@@ -104,3 +106,20 @@ NATIVE_TUNED: dict[str, dict] = {
 def native_defaults(game: str) -> dict:
     """The native trainer's defaults of ``game``: ``NATIVE`` with ``NATIVE_TUNED[game]`` over it."""
     return NATIVE | NATIVE_TUNED.get(game, {})
+
+
+def parse_configs(parser, args) -> None:
+    """Read ``args.config`` and ``args.eval_config`` (JSON objects; None: the game's native
+    defaults) into dicts, the evaluation config merged over the training one; a value that is not
+    a JSON object exits through ``parser.error`` naming the option."""
+    tuned = native_defaults(args.game)
+    for name in ("config", "eval_config"):
+        option = f"--{name.replace('_', '-')}"
+        try:
+            value = json.loads(getattr(args, name) or tuned[name])
+        except json.JSONDecodeError as e:
+            parser.error(f"{option} is not JSON: {e}")
+        if not isinstance(value, dict):
+            parser.error(f"{option} must be a JSON object, got {value!r}")
+        setattr(args, name, value)
+    args.eval_config = args.config | args.eval_config

@@ -210,15 +210,7 @@ def parse(argv=None) -> argparse.Namespace:
         raise KeyError(f"train/hyperparams.py names no argument of train/ppo.py: {sorted(unknown)}")
     p.set_defaults(**tuned)
     args = p.parse_args(argv)
-    for name in ("config", "eval_config"):
-        try:
-            value = json.loads(getattr(args, name))
-        except json.JSONDecodeError as e:
-            p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
-        if not isinstance(value, dict):
-            p.error(f"--{name.replace('_', '-')} must be a JSON object, got {value!r}")
-        setattr(args, name, value)
-    args.eval_config = args.config | args.eval_config
+    hyperparams.parse_configs(p, args)
     positive = ("total_timesteps", "num_envs", "num_steps", "threads", "epochs", "minibatch_size")
     positive += ("pool_size", "snapshot_every", "eval_every", "eval_games")
     for name in positive:

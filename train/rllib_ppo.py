@@ -97,16 +97,7 @@ def parse(argv=None) -> argparse.Namespace:
     a("--restore", help="a checkpoint folder to continue from")
     a("--out", help="output folder (default runs/rllib-<game>)")
     args = p.parse_args(argv)
-    tuned = hyperparams.native_defaults(args.game)
-    for name in ("config", "eval_config"):
-        try:
-            value = json.loads(getattr(args, name) or tuned[name])
-        except json.JSONDecodeError as e:
-            p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
-        if not isinstance(value, dict):
-            p.error(f"--{name.replace('_', '-')} must be a JSON object, got {value!r}")
-        setattr(args, name, value)
-    args.eval_config = args.config | args.eval_config
+    hyperparams.parse_configs(p, args)
     for name in ("envs_per_runner", "train_batch", "minibatch_size", "epochs", "pool_size"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
