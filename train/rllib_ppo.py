@@ -309,7 +309,14 @@ def root_cause(error: BaseException) -> str:
 
 
 def start_ray(args):
+    import logging
+
     import ray
+
+    # RLlib's notices (the new API stack is the default, its own deprecations, gputil) say
+    # nothing a user of this script can act on; errors still show
+    for name in ("ray.rllib", "ray.tune"):
+        logging.getLogger(name).setLevel(logging.ERROR)
 
     env_vars = {
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
