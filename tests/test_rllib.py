@@ -71,7 +71,13 @@ def test_rllib__every_agent_gets_its_final_reward_as_the_pettingzoo_env_pays_it(
 
 
 def test_rllib__partners_are_sides_and_share_the_reward():
-    env = RLlibEnv(env_id="partnership_piquet-v0")
+    from ray.tune.registry import register_env
+
+    from cardenvs.wrappers.rllib import env_creator
+
+    register_env("cardenvs-partnership", env_creator)  # the tune-registry route
+    env = env_creator({"env_id": "partnership_piquet-v0"})
+    assert isinstance(env, RLlibEnv) and repr(env).startswith("RLlibEnv('partnership_piquet-v0'")
     assert env.sides == (("player_0", "player_2"), ("player_1", "player_3"))
     _, _, rewards, _ = random_game(env, np.random.default_rng(0), 1)
     assert rewards["player_0"] == rewards["player_2"] == -rewards["player_1"]
