@@ -98,8 +98,9 @@ def test_rllib__illegal_and_misdirected_actions_raise_clear_errors():
     for bad in (True, 1.0, "3", None):
         with pytest.raises(ValueError, match="integer"):
             env.step({agent: bad})
-    with pytest.raises(ValueError, match="outside"):
-        env.step({agent: env.num_actions})
+    for bad in (env.num_actions, -1, 2**70):
+        with pytest.raises(ValueError, match="outside"):
+            env.step({agent: bad})
     legal = int(np.flatnonzero(o["action_mask"])[0])
     env.step({agent: np.int64(legal)})  # nothing was applied by the failed steps
     with pytest.raises(ValueError, match="env_id"):

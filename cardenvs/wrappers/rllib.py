@@ -193,6 +193,10 @@ class RLlibEnv(MultiAgentEnv):
             a = a[()]
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
             raise ValueError(f"{agent}'s action must be an integer, got {brief(a)}")
+        if not 0 <= a < self.num_actions:
+            raise ValueError(
+                f"{agent}'s action {a} is outside the action space 0..{self.num_actions - 1}"
+            )
         self._action[0] = a
         try:
             obs, mask, rewards, terminated, _, _ = self._engine.step(self._action)
