@@ -134,30 +134,18 @@ def parse(argv=None) -> argparse.Namespace:
 # =============================================================================================
 # The league: module ids and the agent -> module mapping
 # =============================================================================================
-def league_members(args) -> list[str]:
-    """The league's module ids: one per fixed kind, ``snap_<k>`` for the snapshots of main."""
-    members = []
+def league(args) -> dict[str, str | None]:
+    """The league's module ids and what plays them: ``snap_<k>`` (None: a frozen snapshot of
+    main) for ``self``, else the ``AgentModule`` kind (``model:<path>`` as ``model_<i>``)."""
+    members: dict[str, str | None] = {}
     for kind in args.league:
         if kind == "self":
-            members += [f"snap_{k}" for k in range(args.pool_size)]
+            members |= {f"snap_{k}": None for k in range(args.pool_size)}
         elif kind.startswith("model:"):
-            members.append(f"model_{len(members)}")
+            members[f"model_{len(members)}"] = kind
         else:
-            members.append(kind)
+            members[kind] = kind
     return members
-
-
-def fixed_kinds(args) -> dict[str, str]:
-    """module id -> ``AgentModule`` kind of the league's non-learning members."""
-    out, members = {}, league_members(args)
-    i = 0
-    for kind in args.league:
-        if kind == "self":
-            i += args.pool_size
-            continue
-        out[members[i]] = kind
-        i += 1
-    return out
 
 
 def mapping_fn(sides, members: list[str], share: float, seed: int):
@@ -187,15 +175,15 @@ def build_config(args, env):
 
     from cardenvs.wrappers.rllib import AgentModule, MaskedPPOModule, RLlibEnv
 
-    members = league_members(args)
+    members = league(args)
     model = {"fcnet_hiddens": list(args.net), "fcnet_activation": args.activation}
     specs = {MAIN: RLModuleSpec(module_class=MaskedPPOModule, model_config=model)}
-    for mid in members:
-        if mid.startswith("snap_"):
+    for mid, kind in members.items():
+        if kind is None:  # a snapshot of main
             specs[mid] = RLModuleSpec(module_class=MaskedPPOModule, model_config=model)
-    for mid, kind in fixed_kinds(args).items():
-        cfg = {"env_id": args.game, "agent": kind, "seed": args.seed, "config": args.config}
-        specs[mid] = RLModuleSpec(module_class=AgentModule, model_config=cfg)
+        else:
+            cfg = {"env_id": args.game, "agent": kind, "seed": args.seed, "config": args.config}
+            specs[mid] = RLModuleSpec(module_class=AgentModule, model_config=cfg)
     env_config = {"env_id": args.game} | args.config
     return (
         PPOConfig()
@@ -208,7 +196,7 @@ def build_config(args, env):
         .learners(num_learners=args.num_learners)
         .multi_agent(
             policies=set(specs),
-            policy_mapping_fn=mapping_fn(env.sides, members, args.league_share, args.seed),
+            policy_mapping_fn=mapping_fn(env.sides, list(members), args.league_share, args.seed),
             policies_to_train=[MAIN],
         )
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
@@ -351,12 +339,12 @@ def main(argv=None) -> dict:
     algo = config.build_algo()
     if args.restore:
         algo.restore_from_path(str(Path(args.restore).resolve()))
-    snaps = [m for m in league_members(args) if m.startswith("snap_")]
+    snaps = [m for m, kind in league(args).items() if kind is None]
     for slot in snaps:
         snapshot(algo, slot)
     print(
         f"RLlib PPO on {args.game}: {args.num_env_runners} env runner(s) x {args.envs_per_runner} "
-        f"games, {max(1, args.num_learners)} learner(s), league {league_members(args)} "
+        f"games, {max(1, args.num_learners)} learner(s), league {list(league(args))} "
         f"({args.league_share:.0%} of games); out: {out}",
         flush=True,
     )
