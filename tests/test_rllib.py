@@ -371,6 +371,7 @@ def test_rllib__speed_benchmark_runs_end_to_end_on_a_tiny_budget(tmp_path, capsy
         (["--config", '{"num_players": 9}', "--game", "esel-v0"], "num_players"),
         (["--league-share", "1.5"], "league-share"),
         (["--epochs", "0"], "epochs"),
+        (["--gpus-per-learner", "-1"], "--gpus-per-learner"),
     ],
 )
 def test_rllib__trainer_refuses_bad_arguments_with_a_clear_message(argv, message, capsys):

@@ -77,6 +77,7 @@ def parse(argv=None) -> argparse.Namespace:
     a("--num-env-runners", type=int, default=0, help="sampling processes (0: in the driver)")
     a("--envs-per-runner", type=int, default=256, help="games each env runner steps")
     a("--num-learners", type=int, default=0, help="learner processes (0: in the driver)")
+    a("--gpus-per-learner", type=float, default=0.0, help="GPUs of each learner (0: CPU)")
     a("--train-batch", type=int, default=8000, help="env steps per iteration (per learner)")
     a("--minibatch-size", type=int, default=1000, help="decisions per gradient step")
     a("--epochs", type=int, default=2, help="passes over each iteration's batch")
@@ -112,8 +113,8 @@ def parse(argv=None) -> argparse.Namespace:
     for name in ("iterations", "total_timesteps", "num_env_runners", "num_learners"):
         if getattr(args, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be >= 0")
-    if args.minutes < 0:
-        p.error("--minutes must be >= 0")
+    if args.minutes < 0 or args.gpus_per_learner < 0:
+        p.error("--minutes and --gpus-per-learner must be >= 0")
     if not (args.iterations or args.total_timesteps or args.minutes):
         args.iterations = 50
     if not 0.0 <= args.league_share <= 1.0:
@@ -193,7 +194,7 @@ def build_config(args, env):
             num_envs_per_env_runner=args.envs_per_runner,
             num_cpus_per_env_runner=1,
         )
-        .learners(num_learners=args.num_learners)
+        .learners(num_learners=args.num_learners, num_gpus_per_learner=args.gpus_per_learner)
         .multi_agent(
             policies=set(specs),
             policy_mapping_fn=mapping_fn(env.sides, list(members), args.league_share, args.seed),
