@@ -251,10 +251,20 @@ class RandomPlayer:
 
     def __init__(self, seed: int = 0):
         self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self._batch = None
 
     def act(self, observation, action_mask) -> int:
         legal = np.flatnonzero(np.asarray(action_mask))
         return int(legal[self.rng.integers(legal.size)])
+
+    def act_batch(self, observations, masks) -> np.ndarray:
+        """One uniformly random legal action per row of ``masks`` (``core.vector.RandomLegal``)."""
+        if self._batch is None:
+            from .core.vector import RandomLegal
+
+            self._batch = RandomLegal(self.seed)
+        return self._batch(np.ascontiguousarray(masks)).copy()
 
 
 def make_agent(kind: str, env_id: str, config: dict, seed: int = 0, iterations: int = 200):

@@ -226,12 +226,12 @@ def snapshot(algo, slot: str) -> None:
     algo.env_runner_group.foreach_env_runner(lambda runner: runner.module[slot].set_state(state))
 
 
-def export(algo, args, path: Path, timesteps: int):
-    """main as the ``cardenvs.policy`` ``.npz`` model (the native trainer's format)."""
+def export(algo, args, venv, path: Path, timesteps: int):
+    """main as the ``cardenvs.policy`` ``.npz`` model (the native trainer's format); ``venv`` (an
+    engine of the game and config) gives the header its config and sizes."""
     from train.ppo import model_header, to_numpy_policy
 
     module = algo.get_module(MAIN)
-    venv = cardenvs.make_vector(args.game, 1, **args.config)
     header_args = types.SimpleNamespace(
         game=args.game, net=args.net, activation=args.activation, command=args.command
     )
@@ -240,11 +240,10 @@ def export(algo, args, path: Path, timesteps: int):
     return policy
 
 
-def evaluate(args, model_path: Path, timesteps: int, minutes: float) -> list[dict]:
+def evaluate(args, venv, model_path: Path, timesteps: int, minutes: float) -> list[dict]:
     """The exported model's win rates against random and the heuristic (``train.evaluate``)."""
     from train.evaluate import evaluate as evaluate_against
 
-    venv = cardenvs.make_vector(args.game, 1, **args.config)
     side = any(len(s) > 1 for s in venv.sides)
     count = len(venv.sides) if side else venv.num_seats
     rows = evaluate_against(
@@ -336,6 +335,7 @@ def main(argv=None) -> dict:
     from train.ppo import plot
 
     env = RLlibEnv({"env_id": args.game} | args.config)
+    venv = cardenvs.make_vector(args.game, 1, **args.config)  # the exports' and evaluations'
     config = build_config(args, env)
     algo = config.build_algo()
     if args.restore:
@@ -392,8 +392,8 @@ def main(argv=None) -> dict:
                 f"{row['env_steps_per_s']:,.0f} steps/s, learner {row['learner_per_s']:,.0f}/s"
             )
             if done or it % args.eval_every == 0:
-                export(algo, args, model_path, m["main_trained"])
-                new = evaluate(args, model_path, m["main_trained"], elapsed / 60)
+                export(algo, args, venv, model_path, m["main_trained"])
+                new = evaluate(args, venv, model_path, m["main_trained"], elapsed / 60)
                 evals += new
                 with open(out / "eval.csv", "w", newline="") as f:
                     w = csv.DictWriter(f, fieldnames=list(evals[0]))

@@ -318,38 +318,18 @@ class AgentModule(RLModule):
         )
 
 
-class UniformLegal:
-    """Uniformly random legal actions, batched."""
-
-    def __init__(self, seed: int = 0):
-        self.rng = np.random.default_rng(seed)
-
-    def act_batch(self, observations, masks) -> np.ndarray:
-        m = np.asarray(masks) > 0
-        u = self.rng.random(m.shape)
-        return np.where(m, u, -1.0).argmax(axis=1).astype(np.int64)
+#: the fixed players ``AgentModule`` plays (``cardenvs.play.make_agent`` makes them)
+AGENT_KINDS = ("random", "heuristic", "zoo", "model:<path.npz>")
 
 
 def make_agent(kind: str, env_id: str, seed: int = 0, config: dict | None = None):
     """A fixed player with ``act_batch``: ``random``, ``heuristic`` (the checkout's ``agents``),
-    ``zoo`` (the game's pretrained model) or ``model:<path>`` (a ``.npz`` model)."""
-    if kind == "random":
-        return UniformLegal(seed)
-    if kind == "heuristic":
-        try:
-            from agents import heuristic_for
-        except ImportError as e:
-            raise ImportError(
-                "the heuristic player is the checkout's agents package: run from the checkout "
-                f"or put it on PYTHONPATH ({e})"
-            ) from e
-        return heuristic_for(env_id, seed=seed)
-    if kind == "zoo":
-        from .. import zoo
+    ``zoo`` (the game's pretrained model) or ``model:<path>`` (a ``.npz`` model), made by
+    ``cardenvs.play.make_agent``."""
+    from ..play import make_agent as play_agent
 
-        return zoo.load(env_id, seed=seed, **(config or {}))
+    if kind in ("random", "heuristic", "zoo"):
+        return play_agent(kind, env_id, config or {}, seed)
     if isinstance(kind, str) and kind.startswith("model:"):
-        from ..policy import NumpyAgent, NumpyPolicy
-
-        return NumpyAgent(NumpyPolicy.load(kind[len("model:") :]), env_id, seed=seed)
-    raise ValueError(f"agent must be random, heuristic, zoo or model:<path.npz>, got {brief(kind)}")
+        return play_agent(kind[len("model:") :], env_id, config or {}, seed)
+    raise ValueError(f"agent must be one of {', '.join(AGENT_KINDS)}, got {brief(kind)}")
