@@ -8,8 +8,8 @@ Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search"
    *availability* (how often its action was legal when its parent was visited), only among the
    actions legal in this determinization;
 3. **expand** one untried legal action;
-4. **roll out** until the current deal ends (or the game), with uniformly random legal actions
-   or the game's heuristic agent (``rollout``);
+4. **roll out** until the current deal ends (or the game), with uniformly random legal actions,
+   the game's heuristic agent or the zoo's pretrained model (``rollout``);
 5. **back up** each seat's value along the path; a node is scored from the seat that chose it.
 
 Iterations run in waves of ``batch``: the wave's descents come first, each from its own
@@ -34,6 +34,8 @@ import numpy as np
 import cardenvs
 from cardenvs.core.sim import Simulator
 
+ROLLOUTS = ("random", "heuristic", "zoo")  # the roll-out policies (ISMCTSAgent's rollout)
+
 
 class _Node:
     __slots__ = ("children", "visits", "value", "avail")
@@ -55,8 +57,13 @@ class ISMCTSAgent:
         exploration: the UCB1 constant.
         max_rollout: roll-out steps after which the value is 0 (a safety bound).
         value_scale: points that make a deal's value tanh(1) ≈ 0.76.
-        rollout: the roll-out policy: ``"random"`` legal actions, or the game's
-            ``"heuristic"`` agent (stronger, slower per step).
+        rollout: the roll-out policy: ``"random"`` legal actions, the game's ``"heuristic"``
+            agent (stronger, slower per step), or the ``"zoo"``'s pretrained model of the game
+            for the searched table's number of seats (``cardenvs.zoo``, greedy; loaded at the
+            first search, ``ValueError`` if the zoo has no such model): search at play time on
+            top of the pretrained network. Any batched agent (an object with
+            ``act_batch(observations, masks)``, e.g. ``agents.policy.PolicyAgent`` of a trained
+            model) may be given instead of a name and rolls out for every seat.
         batch: iterations per wave: a wave's descents (each with its own determinization and a
             virtual loss on its path) are made first, then their roll-outs run together on one
             batched state, so the roll-out policy is called once per step for the whole wave.
@@ -74,7 +81,7 @@ class ISMCTSAgent:
         exploration: float = 0.7,
         max_rollout: int = 2000,
         value_scale: float = 30.0,
-        rollout: str = "random",
+        rollout="random",
         batch: int = 16,
         seed: int = 0,
     ):
@@ -82,8 +89,13 @@ class ISMCTSAgent:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a positive integer, got {batch!r}")
-        if rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
+        policy = None
+        if callable(getattr(rollout, "act_batch", None)):
+            policy, rollout = rollout, getattr(rollout, "name", type(rollout).__name__)
+        elif not isinstance(rollout, str) or rollout not in ROLLOUTS:
+            raise ValueError(
+                f"rollout must be one of {ROLLOUTS} or an agent with act_batch, got {rollout!r}"
+            )
         self.env_id = env_id
         self.iterations = iterations
         self.time_limit = time_limit
@@ -94,8 +106,10 @@ class ISMCTSAgent:
         self.rollout = rollout
         self.batch = batch
         self.rng = np.random.default_rng(seed)
-        self._policy = None
-        if rollout == "heuristic":
+        self._policy = policy
+        self._zoo: dict[int, object] = {}  # the zoo's model per number of seats (rollout="zoo")
+        self._load_zoo = policy is None and rollout == "zoo"
+        if policy is None and rollout == "heuristic":
             from .heuristic import heuristic_for
 
             self._policy = heuristic_for(env_id, seed)
@@ -128,6 +142,8 @@ class ISMCTSAgent:
     # -- the search ----------------------------------------------------------------------------
     def search(self, sim: Simulator, state, seat: int) -> int:
         """Run the search from ``state`` (a one-row copy) for ``seat``; return the action."""
+        if self._load_zoo:
+            self._policy = self._zoo_policy(sim)
         root_mask = sim.legal(state)
         legal = np.flatnonzero(root_mask)
         if legal.size == 0:
@@ -158,6 +174,24 @@ class ISMCTSAgent:
         self.last_root = root  # the search tree of the last decision (visits, values), to inspect
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
         return int(best[0])
+
+    def _zoo_policy(self, sim: Simulator):
+        """The zoo's model of this game for ``sim``'s number of seats (loaded once)."""
+        seats = sim.num_seats
+        if seats not in self._zoo:
+            import cardenvs.zoo
+
+            models = [
+                m
+                for m in cardenvs.zoo.list()
+                if m.env_id == self.game.env_id and m.num_players == seats
+            ]
+            if not models:
+                raise ValueError(
+                    f"rollout='zoo': the zoo has no {self.game.env_id} model for {seats} players"
+                )
+            self._zoo[seats] = cardenvs.zoo.load(self.game.env_id, **models[0].config)
+        return self._zoo[seats]
 
     def _descend(self, sim: Simulator, s, root: _Node, mask: np.ndarray):
         """Selection and expansion in determinization ``s`` (stepped in place). Every node on

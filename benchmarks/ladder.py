@@ -11,9 +11,10 @@ Settings are ``train.table.SETTINGS`` (name -> game id and config override, e.g.
 ``banque-v0_2p`` is ``banque-v0`` with ``{"num_players": 2}``). Agents: ``random``,
 ``heuristic``, ``ismcts@<iterations>`` (heuristic roll-outs; plain ``ismcts`` means every budget
 of ``--ismcts``), ``zoo`` (``cardenvs.zoo.load(game, **config)``, the setting's config without
-``episode`` and ``reward``) and ``ppo:<model path>``; the default is ``random heuristic
-ismcts@100 ismcts@400 zoo``. A setting the zoo has no model for is an error unless ``--agents``
-leaves ``zoo`` out.
+``episode`` and ``reward``), ``zoo+ismcts@<iterations>`` (ISMCTS rolling out with the zoo's
+model: search at play time on top of the pretrained network) and ``ppo:<model path>``; the
+default is ``random heuristic ismcts@100 ismcts@400 zoo``. A setting the zoo has no model for is
+an error unless ``--agents`` leaves ``zoo`` (and ``zoo+ismcts``) out.
 
 Method. A match is one deal (``--episode deal``; ``--episode game`` plays whole games) with the
 setting's config and ``reward="win"``. Every pair of agents plays ``--n`` games for every seating
@@ -66,7 +67,8 @@ from train.table import SETTINGS  # noqa: E402
 
 OUT = ROOT / "docs" / "ladder"
 ISMCTS_BUDGETS = (100, 400)
-ROLLOUT = "heuristic"
+ROLLOUT = "heuristic"  # ismcts@<n>'s roll-outs; zoo+ismcts@<n> rolls out with the zoo's model
+SEARCH_PREFIXES = ("ismcts@", "zoo+ismcts@")
 EPISODES = ("deal", "game")
 PLAIN = ("random", "heuristic", "zoo")
 MODEL_OPTIONS = ("episode", "reward")  # options that do not select a zoo model
@@ -85,14 +87,14 @@ def expand_agents(kinds, budgets) -> list[str]:
             out += [f"ismcts@{b}" for b in budgets]
         elif kind in PLAIN or kind.startswith("ppo:"):
             out.append(kind)
-        elif kind.startswith("ismcts@"):
-            if not re.fullmatch(r"[1-9][0-9]*", kind[7:]):
+        elif kind.startswith(SEARCH_PREFIXES):
+            if not re.fullmatch(r"[1-9][0-9]*", kind.split("@", 1)[1]):
                 raise ValueError(f"agent {kind!r}: the ISMCTS budget must be an integer >= 1")
             out.append(kind)
         else:
             raise ValueError(
                 f"unknown agent {kind!r}; available: random, heuristic, ismcts@<iterations>, "
-                "ismcts (every --ismcts budget), zoo, ppo:<model path>"
+                "ismcts (every --ismcts budget), zoo, zoo+ismcts@<iterations>, ppo:<model path>"
             )
     repeated = sorted({k for k in out if out.count(k) > 1})
     if repeated:
@@ -115,14 +117,23 @@ def zoo_config(setting: str) -> dict:
 
 
 def is_search(kind: str) -> bool:
-    return kind.startswith("ismcts@")
+    return kind.startswith(SEARCH_PREFIXES)
+
+
+def uses_zoo(kind: str) -> bool:
+    """Whether agent ``kind`` plays with the zoo's model (``zoo``, ``zoo+ismcts@<n>``)."""
+    return kind == "zoo" or kind.startswith("zoo+ismcts@")
 
 
 def build(kind: str, setting: str, seed: int):
     """The agent ``kind`` for ``setting``, seeded."""
     env_id = SETTINGS[setting][0]
     if is_search(kind):
-        return make_agent("ismcts", env_id, seed, iterations=int(kind[7:]), rollout=ROLLOUT)
+        rollout = "zoo" if uses_zoo(kind) else ROLLOUT
+        iterations = int(kind.split("@", 1)[1])
+        agent = make_agent("ismcts", env_id, seed, iterations=iterations, rollout=rollout)
+        agent.name = kind
+        return agent
     return make_agent(kind, env_id, seed, config=zoo_config(setting))
 
 
@@ -132,7 +143,7 @@ def check_agents(settings, kinds) -> None:
     for setting in settings:
         env_id = SETTINGS[setting][0]
         for kind in kinds:
-            if kind == "zoo":
+            if uses_zoo(kind):
                 try:
                     import cardenvs.zoo as zoo
                 except ImportError as e:

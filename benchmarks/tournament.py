@@ -37,7 +37,7 @@ import cardenvs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents import RandomAgent, heuristic_for  # noqa: E402
-from agents.ismcts import ISMCTSAgent  # noqa: E402
+from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 AGENTS = ("random", "heuristic", "ismcts")
@@ -378,7 +378,7 @@ def main(argv=None) -> dict:
         "--ismcts-iterations", type=int, default=ISMCTS_ITERATIONS, help="ISMCTS budget per move"
     )
     p.add_argument("--ismcts-seconds", type=float, default=None, help="ISMCTS time per move")
-    p.add_argument("--ismcts-rollout", choices=("random", "heuristic"), default="random")
+    p.add_argument("--ismcts-rollout", choices=ROLLOUTS, default="random")
     p.add_argument(
         "--ismcts-batch",
         type=int,

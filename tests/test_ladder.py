@@ -133,6 +133,7 @@ def test_ladder__seat_against_seat_outcomes():
         (["--settings", "nonsense-v0"], "unknown settings ['nonsense-v0']"),
         (["--agents", "random", "genius"], "unknown agent 'genius'"),
         (["--agents", "random", "ismcts@0"], "budget must be an integer"),
+        (["--agents", "random", "zoo+ismcts@x"], "budget must be an integer"),
         (["--agents", "random", "random"], "more than once"),
         (["--agents", "heuristic", "ismcts@2"], "needs 'random'"),
         (["--agents", "random", "ppo:/nonexistent/model.npz"], "no saved model"),
@@ -207,9 +208,13 @@ def test_ladder__plays_the_zoo_model_of_the_setting(monkeypatch, tmp_path):
     random_model(models / "esel-v0_2p.npz", "esel-v0", hidden=(8,), seed=1, zoo=zoo)
     monkeypatch.setattr(cardenvs.zoo, "MODELS", models)
     out = tmp_path / "out"
-    args = ["--settings", "esel-v0_2p", "--agents", "random", "zoo", "--n", "2", "--out", str(out)]
-    rep = ladder.main([*args, "--bootstrap", "10", "--quiet"])["esel-v0_2p"]
+    args = ["--settings", "esel-v0_2p", "--agents", "random", "zoo", "zoo+ismcts@2", "--n", "2"]
+    args += ["--n-search", "1", "--out", str(out), "--bootstrap", "10", "--quiet"]
+    rep = ladder.main(args)["esel-v0_2p"]
     assert rep["zoo_config"] == {"num_players": 2} and rep["pairs"][0]["games"] == 4
     assert rep["ratings"]["zoo"]["decisions"] > 0
+    assert rep["ratings"]["zoo+ismcts@2"]["decisions"] > 0
+    search = ladder.build("zoo+ismcts@2", "esel-v0_2p", 0)  # ISMCTS rolling out with the zoo
+    assert search.rollout == "zoo" and search.iterations == 2 and search.name == "zoo+ismcts@2"
     with pytest.raises(SystemExit):  # no four-player model in that folder
         ladder.main(["--settings", "esel-v0", "--agents", "random", "zoo", "--out", str(out)])

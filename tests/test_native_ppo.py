@@ -589,6 +589,11 @@ def test_trainer__end_to_end_native_run_writes_model_logs_plot(native_run, tmp_p
     rows = json.loads(report.read_text())["results"]
     assert [r["opponent"] for r in rows] == ["random", "heuristic"]
     assert all(r["games"] == 4 for r in rows)  # 2 games in each of the 2 seats or sides
+    # the model through ISMCTS, rolling out with itself (search at play time)
+    run_module("train.evaluate", [*cmd, "--n", "1", "--search", "3", "--against", "heuristic",
+                                  "--json", str(report)])  # fmt: skip
+    searched = json.loads(report.read_text())
+    assert searched["search"] == 3 and searched["results"][0]["games"] == 2
 
 
 @pytest.mark.parametrize("native_run", ["piquet-v0"], indirect=True)

@@ -256,6 +256,62 @@ def test_ismcts__heuristic_roll_outs_in_waves_play_legally():
             ISMCTSAgent("piquet-v0", batch=bad)
 
 
+def test_ismcts__zoo_roll_outs_use_the_zoo_model_of_the_table(monkeypatch):
+    """``rollout="zoo"``: the roll-outs are played by the zoo's model for the searched table's
+    number of seats (two-player Esel: the ``esel-v0_2p`` model), and the search plays legally."""
+    import cardenvs.zoo
+
+    env = cardenvs.make("esel-v0", num_players=2, illegal_action="raise", episode="deal")
+    env.reset(seed=7)
+    agent = ISMCTSAgent("esel-v0", iterations=8, batch=4, rollout="zoo", seed=2)
+    assert "zoo roll-outs" in repr(agent)
+    calls = []
+    model = cardenvs.zoo.load("esel-v0", num_players=2)
+    real = model.act_batch
+
+    def counted(obs, masks):
+        calls.append(len(obs))
+        return real(obs, masks)
+
+    model.act_batch = counted
+    agent._zoo[2] = model  # the model the agent would load, wrapped to count its calls
+    play_out_with(agent, env)
+    assert calls
+    env.reset(seed=8)
+    while len(env.unwrapped.legal_actions()) < 2:
+        env.step(env.unwrapped.legal_actions()[0])
+    fresh = ISMCTSAgent("esel-v0", iterations=2, rollout="zoo")  # loads the model itself
+    assert fresh.act_env(env) in env.unwrapped.legal_actions()
+    assert list(fresh._zoo) == [2] and fresh._zoo[2].model.name == "esel-v0_2p"
+    monkeypatch.setattr(cardenvs.zoo, "MODELS", Path("/nonexistent-zoo"))
+    empty = ISMCTSAgent("esel-v0", iterations=2, rollout="zoo")
+    with pytest.raises(ValueError, match="the zoo has no esel-v0 model for 2 players"):
+        empty.act_env(env)
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        ISMCTSAgent("esel-v0", rollout="expert")
+
+
+def test_ismcts__any_batched_agent_can_roll_out():
+    """``rollout=<agent>``: the search calls that agent's ``act_batch`` for every roll-out step,
+    even when the agent is named like a built-in roll-out."""
+    from agents import RandomAgent
+
+    class Counting(RandomAgent):
+        name = "heuristic"  # must not be replaced by the game's heuristic
+        steps = 0
+
+        def act_batch(self, observations, masks):
+            Counting.steps += len(masks)
+            return super().act_batch(observations, masks)
+
+    env = cardenvs.make("banque-v0", num_players=2, illegal_action="raise", episode="deal")
+    env.reset(seed=4)
+    agent = ISMCTSAgent("banque-v0", iterations=6, batch=3, rollout=Counting(seed=0), seed=1)
+    play_out_with(agent, env)
+    assert Counting.steps > 0 and agent.rollout == "heuristic"
+    assert isinstance(agent._policy, Counting)
+
+
 def test_sim__consistency_check_can_fail():
     """Negative control: a 'determinization' that swaps one of the seat's own cards with an
     opponent's changes the seat's observation, so the property above would catch it."""

@@ -24,7 +24,10 @@ model               a model saved by ``train/ppo.py`` (``model.npz``) or by
 --side              the model plays every seat of one side, each side in turn (partnership
                     Piquet: both partners); the side's win rate against 1 / the number of sides
 --ismcts-iterations ISMCTS budget per move
---ismcts-rollout    ISMCTS roll-outs: random legal moves (default) or the game's heuristic
+--search            play the model through ISMCTS with this many iterations a move, rolling out
+                    with the model itself (search at play time; 0, the default: the model alone)
+--ismcts-rollout    ISMCTS roll-outs: random legal moves (default), the game's heuristic or
+                    the zoo's model of the game
 --json              write the results here
 """
 
@@ -39,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import cardenvs  # noqa: E402
+from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from benchmarks.tournament import AGENTS, head_to_head, make_agent  # noqa: E402
 
@@ -55,10 +59,14 @@ def evaluate(
     solo: bool = True,
     side: bool = False,
     rollout: str = "random",
+    search: int = 0,
 ) -> list[dict]:
     """Win rates of ``model`` (a path to a ``.npz`` or ``.zip`` model, a loaded ``NumpyPolicy`` or
-    ``MaskablePPO``) against each opponent kind."""
+    ``MaskablePPO``) against each opponent kind; with ``search`` > 0 the model plays through
+    ISMCTS with that many iterations a move, rolling out with itself."""
     agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
+    if search:
+        agent = ISMCTSAgent(game, iterations=search, rollout=agent, seed=seed)
     rows = []
     for k, kind in enumerate(against):
         opponent = make_agent(
@@ -82,11 +90,14 @@ def parse(argv=None):
     p.add_argument("--all-seatings", action="store_true")
     p.add_argument("--side", action="store_true")
     p.add_argument("--ismcts-iterations", type=int, default=200)
-    p.add_argument("--ismcts-rollout", choices=("random", "heuristic"), default="random")
+    p.add_argument("--ismcts-rollout", choices=ROLLOUTS, default="random")
+    p.add_argument("--search", type=int, default=0)
     p.add_argument("--json", default=None)
     a = p.parse_args(argv)
     if a.n < 1:
         p.error("--n must be at least 1")
+    if a.search < 0:
+        p.error("--search must be 0 (the model alone) or a number of ISMCTS iterations")
     if a.side and a.all_seatings:
         p.error("--side and --all-seatings are two different seatings: give one")
     for kind in a.against:
@@ -115,6 +126,7 @@ def main(argv=None) -> list[dict]:
         solo=not a.all_seatings,
         side=a.side,
         rollout=a.ismcts_rollout,
+        search=a.search,
     )
     for r in rows:
         print(
@@ -123,7 +135,8 @@ def main(argv=None) -> list[dict]:
             f"over {r['games']} games, mean reward {r['mean_return']:+.3f}"
         )
     if a.json:
-        Path(a.json).write_text(json.dumps({"model": a.model, "game": a.game, "results": rows}))
+        out = {"model": a.model, "game": a.game, "config": a.config, "search": a.search}
+        Path(a.json).write_text(json.dumps(out | {"results": rows}))
     return rows
 
 
