@@ -176,21 +176,17 @@ class ISMCTSAgent:
         return int(best[0])
 
     def _zoo_policy(self, sim: Simulator):
-        """The zoo's model of this game for ``sim``'s number of seats (loaded once)."""
+        """The zoo's model of this game for ``sim``'s config, chosen by ``cardenvs.zoo`` (by
+        the number of seats; ``ValueError`` naming the models there are if none fits), loaded
+        once per number of seats."""
         seats = sim.num_seats
         if seats not in self._zoo:
+            import dataclasses
+
             import cardenvs.zoo
 
-            models = [
-                m
-                for m in cardenvs.zoo.list()
-                if m.env_id == self.game.env_id and m.num_players == seats
-            ]
-            if not models:
-                raise ValueError(
-                    f"rollout='zoo': the zoo has no {self.game.env_id} model for {seats} players"
-                )
-            self._zoo[seats] = cardenvs.zoo.load(self.game.env_id, **models[0].config)
+            config = dataclasses.asdict(sim.config)
+            self._zoo[seats] = cardenvs.zoo.load(self.game.env_id, **config)
         return self._zoo[seats]
 
     def _descend(self, sim: Simulator, s, root: _Node, mask: np.ndarray):
