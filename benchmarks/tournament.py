@@ -11,6 +11,12 @@ result for a seat is its reward (``reward="win"``: the winners share +1). Report
 
 - **win rate**: the fraction of its seats that won, a shared win or a draw counting as the
   fraction 1/(number of winners), with a 95% Wilson interval; the baseline is 1/P;
+- **wins / draws / losses**: its seats counted by their result (``outcomes``): a draw is a game
+  in which every seat's reward is equal; otherwise a seat with the best reward won (a win shared
+  with other seats counts as won) and every other seat lost. A draw-heavy setting shows here:
+  its win rate sits near 1/P because every draw is worth 1/P, not because the agents trade wins;
+- **mean reward**: its seats' mean reward per game, with a 95% interval (``mean_interval``:
+  normal approximation, mean ± 1.96·sd/√n over its seats, each taken as one sample);
 - **mean score**: its seats' mean final total (the game's ``result["totals"]``; for Esel its
   banks, where fewer is better);
 - **rating**: a Bradley–Terry fit (Elo scale, ``random`` = 0) of seat-against-seat outcomes
@@ -136,6 +142,51 @@ def win_shares(rewards: np.ndarray) -> np.ndarray:
     return win / win.sum(axis=1, keepdims=True)
 
 
+WON, DRAWN, LOST = 1, 0, -1
+
+
+def outcomes(rewards: np.ndarray) -> np.ndarray:
+    """Each seat's result in each game (``rewards`` (n, P)): ``WON`` (1), ``DRAWN`` (0) or
+    ``LOST`` (-1). A game is drawn when every seat's reward is equal (every seat: ``DRAWN``);
+    otherwise the seats with the best reward won it (two or more tied at the best share the win,
+    and each counts as won) and the others lost. This is ``win_shares`` read as counts: a drawn
+    game is the one in which every seat gets 1/P, a won seat gets a share above 0 in a game that
+    is not drawn, a lost seat gets 0; so a win rate is (the won seats' shares + draws / P) /
+    seats."""
+    rewards = np.asarray(rewards, float)
+    if rewards.ndim != 2 or rewards.shape[1] < 1:
+        raise ValueError(f"rewards must be (games, seats), got shape {rewards.shape}")
+    best = rewards.max(axis=1, keepdims=True)
+    drawn = rewards.min(axis=1, keepdims=True) == best
+    return np.where(drawn, DRAWN, np.where(rewards == best, WON, LOST))
+
+
+def count_outcomes(results) -> dict:
+    """``{"wins", "draws", "losses"}``: how many of ``results`` (``outcomes`` values) are each."""
+    results = np.asarray(results)
+    return {
+        "wins": int((results == WON).sum()),
+        "draws": int((results == DRAWN).sum()),
+        "losses": int((results == LOST).sum()),
+    }
+
+
+def mean_interval(samples, z: float = 1.96) -> tuple[float, float | None, float | None]:
+    """The mean of ``samples`` (one reward per game or per seat) and its 95% interval by the
+    normal approximation: mean ± z·sd/√n, sd the sample standard deviation (n - 1 degrees of
+    freedom). Samples that are all equal (every game drawn at 0) give a zero-width interval at
+    that value; a single sample gives no interval (``None`` bounds). A ``ValueError`` for no
+    samples."""
+    x = np.asarray(samples, float).ravel()
+    if x.size == 0:
+        raise ValueError("mean_interval needs at least one sample, got none")
+    mean = float(x.mean())
+    if x.size < 2:
+        return mean, None, None
+    half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return mean, mean - half, mean + half
+
+
 def head_to_head(
     env_id: str,
     agent,
@@ -154,7 +205,16 @@ def head_to_head(
     with its 95% Wilson interval, mean reward, mean score (its seats' mean final total: the
     game's ``result["totals"]``, Esel's banks, where fewer is better; None where the game reports
     none) and decisions per second. (In the round robin an agent holding k of P seats can score
-    at most 1/k per seat; ``solo`` is the one-learner view of training.)"""
+    at most 1/k per seat; ``solo`` is the one-learner view of training.)
+
+    ``games`` counts the agent's seats played (with ``side``: games, one a side), and so do
+    ``wins``, ``draws`` and ``losses`` (``outcomes``: drawn when every seat's reward is equal;
+    won when the agent's seat has the best reward, alone or shared; lost otherwise; a side wins
+    when one of its seats does), which add up to ``games``. ``mean_return`` is the mean reward
+    of those same units (with ``side``: the mean of the side's seats, per game), with its 95%
+    normal-approximation interval ``return_ci_low`` to ``return_ci_high`` (``mean_interval``;
+    each seat counted as one sample: the agent's seats of one game are not independent when it
+    holds several, so that interval is then somewhat narrow)."""
     venv = cardenvs.make_vector(env_id, 1, seed=0, **config)
     P = venv.num_seats
     arr = np.asarray(arrangements(P))
@@ -167,9 +227,14 @@ def head_to_head(
     r, totals, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
     mine = seats == 1
     won = (win_shares(r) * mine).sum()
-    reward_sum = (r * mine).sum()
     # with ``side`` a game counts once (its seats' shares summed); otherwise each seat played
     played = len(seats) if side else mine.sum()
+    if side:  # per game: the side's mean reward, and won where one of its seats won
+        samples = (r * mine).sum(axis=1) / mine.sum(axis=1)
+        results = np.where(mine, outcomes(r), LOST).max(axis=1)
+    else:
+        samples, results = r[mine], outcomes(r)[mine]
+    mean, r_lo, r_hi = mean_interval(samples)
     decisions, spent = dec[1], sp[1]
     lo, hi = wilson(won, played)
     return {
@@ -179,7 +244,10 @@ def head_to_head(
         "ci_low": lo,
         "ci_high": hi,
         "baseline": 1.0 / (len(venv.sides) if side else P),
-        "mean_return": reward_sum / mine.sum(),
+        **count_outcomes(results),
+        "mean_return": mean,
+        "return_ci_low": r_lo,
+        "return_ci_high": r_hi,
         "mean_score": None if totals is None else float((totals * mine).sum() / mine.sum()),
         "decisions_per_s": decisions / spent if spent else None,
     }
@@ -251,6 +319,8 @@ def run(
         seats_played = np.zeros(k)
         score_sum = np.zeros(k)
         pair_wins = np.zeros((k, k))
+        rewards: list[list[np.ndarray]] = [[] for _ in range(k)]  # per agent: its seats' rewards
+        results: list[list[np.ndarray]] = [[] for _ in range(k)]  # and their outcomes
         decisions = np.zeros(k)
         spent = np.zeros(k)
         pairs = list(itertools.combinations(range(k), 2))
@@ -280,10 +350,13 @@ def run(
                 decisions[ids[x]] += dec[x]
                 spent[ids[x]] += sp[x]
             share = win_shares(r)
+            result = outcomes(r)
             for p in range(P):
                 a = ids[seats[p]]
                 won[a] += share[:, p].sum()
                 seats_played[a] += n
+                rewards[a].append(r[:, p])
+                results[a].append(result[:, p])
                 if totals is not None:
                     score_sum[a] += totals[:, p].sum()
             for p, q in itertools.permutations(range(P), 2):
@@ -298,9 +371,13 @@ def run(
         rows = {}
         for a, kind in enumerate(agent_kinds):
             lo, hi = wilson(won[a], seats_played[a])
+            mean, r_lo, r_hi = mean_interval(np.concatenate(rewards[a]))
             rows[kind] = {
                 "win_rate": won[a] / seats_played[a],
                 "ci95": [lo, hi],
+                **count_outcomes(np.concatenate(results[a])),
+                "mean_return": mean,
+                "return_ci95": [r_lo, r_hi],
                 "mean_score": score_sum[a] / seats_played[a] if seats_played[a] else None,
                 "rating": float(ratings[a]),
                 "decisions_per_s": decisions[a] / spent[a] if spent[a] else None,
@@ -310,19 +387,42 @@ def run(
     return report
 
 
+def wdl_text(row: dict) -> str:
+    """``"W / D / L"`` counts of a row with ``wins``, ``draws`` and ``losses``; ``"n/a"`` for a
+    row stored before they were counted."""
+    if any(row.get(k) is None for k in ("wins", "draws", "losses")):
+        return "n/a"
+    return f"{int(row['wins'])} / {int(row['draws'])} / {int(row['losses'])}"
+
+
+def reward_text(mean, lo, hi) -> str:
+    """A mean reward with its 95% interval (symmetric: the normal approximation),
+    ``"+0.120 ± 0.070"``; ``"n/a"`` without a mean (a row stored before it was kept), the mean
+    alone without an interval (a single game)."""
+    if mean is None:
+        return "n/a"
+    if lo is None or hi is None:
+        return f"{float(mean):+.3f}"
+    return f"{float(mean):+.3f} ± {(float(hi) - float(lo)) / 2:.3f}"
+
+
 def markdown(report: dict) -> str:
+    """The tournament's table: per game and agent, the win rate, the wins / draws / losses of its
+    seats and their mean reward (rows of an older report without them: "n/a")."""
     lines = [
-        "| game | agent | win rate | 95% CI | baseline | mean score | rating (Elo) | decisions/s |",
-        "|---|---|---:|---|---:|---:|---:|---:|",
+        "| game | agent | win rate | 95% CI | W / D / L (seats) | mean reward (95% CI) | baseline "
+        "| mean score | rating (Elo) | decisions/s |",
+        "|---|---|---:|---|---:|---|---:|---:|---:|---:|",
     ]
     for env_id, g in report["games"].items():
         for kind, row in g["agents"].items():
             ms = "" if row["mean_score"] is None else f"{row['mean_score']:.1f}"
             dps = "" if row["decisions_per_s"] is None else f"{row['decisions_per_s']:,.0f}"
+            reward = reward_text(row.get("mean_return"), *row.get("return_ci95", (None, None)))
             lines.append(
                 f"| {env_id} | {kind} | {row['win_rate']:.3f} | "
-                f"{row['ci95'][0]:.3f}–{row['ci95'][1]:.3f} | {g['baseline']:.2f} | {ms} | "
-                f"{row['rating']:.0f} | {dps} |"
+                f"{row['ci95'][0]:.3f}–{row['ci95'][1]:.3f} | {wdl_text(row)} | {reward} | "
+                f"{g['baseline']:.2f} | {ms} | {row['rating']:.0f} | {dps} |"
             )
     return "\n".join(lines)
 

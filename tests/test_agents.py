@@ -190,6 +190,86 @@ def test_tournament__runs_end_to_end_on_a_tiny_budget(tmp_path, capsys):
     assert data["agents"] == ["random", "heuristic"]
     table = (out / "tournament.md").read_text()
     assert "| banque-v0 | heuristic |" in table and "95% CI" in capsys.readouterr().out
+    # beside the win rate: every seat won, drew or lost, and the mean reward with its interval
+    assert "| W / D / L (seats) | mean reward (95% CI) |" in table
+    for g in report["games"].values():
+        for row in g["agents"].values():
+            assert row["wins"] + row["draws"] + row["losses"] == row["seats_played"]
+            lo, hi = row["return_ci95"]
+            assert lo <= row["mean_return"] <= hi
+            line = f"| {row['wins']} / {row['draws']} / {row['losses']} | {row['mean_return']:+.3f}"
+            assert line in table
+
+
+def test_tournament__a_report_without_draws_shows_n_a():
+    """A report written before wins, draws and losses were counted still renders."""
+    row = {"win_rate": 0.5, "ci95": [0.4, 0.6], "mean_score": None, "rating": 0.0}
+    old = {
+        "games": {
+            "esel-v0": {"baseline": 0.5, "agents": {"random": row | {"decisions_per_s": None}}}
+        }
+    }
+    assert "| esel-v0 | random | 0.500 | 0.400–0.600 | n/a | n/a | 0.50 |" in tournament.markdown(
+        old
+    )
+
+
+def test_outcomes__draws_wins_shared_wins_and_losses_match_the_win_shares():
+    r = np.array(
+        [
+            [0.0, 0.0, 0.0],  # drawn
+            [1.0, -0.5, -0.5],  # seat 0 won alone
+            [0.5, 0.5, -1.0],  # seats 0 and 1 share the win
+            [-1.0, 2.0, -1.0],  # seat 1 won; seats 0 and 2 tie below it: both lost
+        ]
+    )
+    W, D, L = tournament.WON, tournament.DRAWN, tournament.LOST
+    expected = [[D, D, D], [W, L, L], [W, W, L], [L, W, L]]
+    assert tournament.outcomes(r).tolist() == expected
+    assert tournament.count_outcomes(tournament.outcomes(r)[:, 0]) == {
+        "wins": 2,
+        "draws": 1,
+        "losses": 1,
+    }
+    # the win rate is the won seats' shares plus 1/P for each draw
+    share = tournament.win_shares(r)
+    res = tournament.outcomes(r)
+    assert share.sum() == pytest.approx(share[res == W].sum() + (res == D).sum() / 3)
+    assert (share[res == L] == 0).all() and (share[res == W] > 0).all()
+    with pytest.raises(ValueError, match=r"rewards must be \(games, seats\)"):
+        tournament.outcomes(np.zeros(3))
+
+
+def test_mean_interval__normal_approximation_and_degenerate_samples():
+    mean, lo, hi = tournament.mean_interval([1.0, -1.0, 1.0, -1.0])
+    half = 1.96 * np.std([1.0, -1.0, 1.0, -1.0], ddof=1) / 2
+    assert mean == 0.0 and lo == pytest.approx(-half) and hi == pytest.approx(half)
+    assert tournament.mean_interval(np.zeros(50)) == (0.0, 0.0, 0.0)  # all drawn: contains 0
+    assert tournament.mean_interval([0.25]) == (0.25, None, None)
+    with pytest.raises(ValueError, match="at least one sample"):
+        tournament.mean_interval([])
+    assert tournament.reward_text(0.1, 0.05, 0.15) == "+0.100 ± 0.050"
+    assert tournament.reward_text(None, None, None) == "n/a"
+    assert tournament.wdl_text({"wins": 1, "draws": 2, "losses": 3}) == "1 / 2 / 3"
+    assert tournament.wdl_text({"win_rate": 0.5}) == "n/a"
+
+
+def test_head_to_head__two_heuristics_in_two_player_esel_draw_and_say_so():
+    """Two-player Esel between heuristics is nearly all draws: the win rate near 1/2 comes with
+    the draws counted and a mean reward whose interval holds 0."""
+    from benchmarks.tournament import head_to_head
+
+    config = {"num_players": 2, "max_hands": 5}
+    row = head_to_head(
+        "esel-v0", heuristic_for("esel-v0", 1), heuristic_for("esel-v0", 2), 20, 0, config
+    )
+    assert row["games"] == 40
+    assert row["wins"] + row["draws"] + row["losses"] == row["games"]
+    assert row["draws"] > row["games"] // 2
+    # two players: a win is worth 1, a draw 1/2
+    assert row["win_rate"] == pytest.approx((row["wins"] + row["draws"] / 2) / row["games"])
+    assert row["return_ci_low"] <= 0.0 <= row["return_ci_high"]
+    assert row["return_ci_low"] <= row["mean_return"] <= row["return_ci_high"]
 
 
 def test_tournament__bad_arguments_exit():
@@ -226,8 +306,94 @@ def test_head_to_head__side_seats_the_agent_in_every_seat_of_one_side():
     theirs = r[np.arange(2 * n), seats.argmin(axis=1)]
     expected = ((mine > theirs) + 0.5 * (mine == theirs)).mean()
     assert side["win_rate"] == pytest.approx(expected)
+    # a side's game is won, drawn or lost once; its reward is the partners' (equal) reward
+    assert side["wins"] == (mine > theirs).sum() and side["draws"] == (mine == theirs).sum()
+    assert side["wins"] + side["draws"] + side["losses"] == side["games"]
+    assert side["mean_return"] == pytest.approx(mine.mean())
     # without partners a side is a seat: the same games as ``solo``
     solo = head_to_head("piquet-v0", RandomAgent(1), RandomAgent(2), 4, 0, config, solo=True)
     alone = head_to_head("piquet-v0", RandomAgent(1), RandomAgent(2), 4, 0, config, side=True)
     del alone["decisions_per_s"], solo["decisions_per_s"]  # timings
     assert alone == solo
+
+
+# --- saved models are hostile input (issue 48, item 2) -------------------------------------------
+class _Boom:
+    """Unpickling it creates the directory ``marker``: proof that a pickle ran."""
+
+    def __init__(self, marker: Path):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        import os
+
+        return (os.mkdir, (self.marker,))
+
+
+def _evil_sb3_zip(path: Path, marker: Path) -> Path:
+    """An SB3-style ``.zip`` whose ``data`` entry holds a cloudpickled object (as SB3 stores a
+    policy's spaces): ``MaskablePPO.load`` unpickles it, creating ``marker``."""
+    import base64
+    import pickle
+    import zipfile
+
+    blob = base64.b64encode(pickle.dumps(_Boom(marker))).decode()
+    data = {
+        "observation_space": {":type:": "<class 'gymnasium.spaces.box.Box'>", ":serialized:": blob}
+    }
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("data", json.dumps(data))
+        z.writestr("_stable_baselines3_version", "2.0.0")
+    return path
+
+
+def test_policy_agent__an_sb3_zip_is_refused_unless_trusted_and_never_unpickled(tmp_path):
+    """A ``.zip`` (SB3's format holds pickles: loading one runs code) is refused with a
+    ``ValueError`` that says why and names ``trusted=True``; by ``train.evaluate``'s path, a bare
+    name that resolves to it, and another suffix are refused too. No pickle ever runs."""
+    from agents.policy import PolicyAgent
+
+    marker = tmp_path / "pwned"
+    evil = _evil_sb3_zip(tmp_path / "model.zip", marker)
+    for model in (evil, str(evil), tmp_path / "model"):
+        with pytest.raises(ValueError, match=r"model\.zip.*pickle.*trusted=True"):
+            PolicyAgent(model, "piquet-v0")
+        assert not marker.exists(), "loading the zip ran its pickle"
+    other = tmp_path / "model.pkl"
+    other.write_bytes(evil.read_bytes())
+    with pytest.raises(ValueError, match=r"model\.pkl.*\.npz"):
+        PolicyAgent(other, "piquet-v0")
+    with pytest.raises(ValueError, match=r"model\.pkl.*\.npz"):
+        PolicyAgent(other, "piquet-v0", trusted=True)
+    assert not marker.exists()
+
+
+def test_policy_agent__a_pickle_inside_an_npz_never_runs(tmp_path):
+    """The ``.npz`` path reads with ``allow_pickle=False``: an object array (a pickle) as the
+    header or as a weight, or a bare pickle named ``.npz``, is a ``ValueError`` naming the file,
+    and the pickle never runs, trusted or not."""
+    import pickle
+
+    from harness import random_model
+
+    from agents.policy import PolicyAgent
+
+    marker = tmp_path / "pwned"
+    boom = np.empty((), dtype=object)
+    boom[()] = _Boom(marker)
+    good = random_model(tmp_path / "good.npz", "piquet-v0")
+    with np.load(good) as z:
+        arrays = {k: z[k] for k in z.files}
+    cases = {
+        "header.npz": arrays | {"header": boom},
+        "weight.npz": arrays | {"pi.0.bias": boom},
+    }
+    for name, content in cases.items():
+        with open(tmp_path / name, "wb") as f:
+            np.savez(f, **content)
+    (tmp_path / "raw.npz").write_bytes(pickle.dumps(_Boom(marker)))
+    for name in (*cases, "raw.npz"):
+        for trusted in (False, True):
+            with pytest.raises(ValueError, match=name.replace(".", r"\.")):
+                PolicyAgent(tmp_path / name, "piquet-v0", trusted=trusted)
+            assert not marker.exists(), name
