@@ -28,7 +28,16 @@ model (``cardenvs.policy``). Each other seat gets its own agent of that kind, se
 What is written: the game's record (``env.unwrapped.record()``, the format of
 ``cardenvs.records``, plus ``"players"``: who sat in each seat) to ``--record PATH`` (default
 ``runs/play/<id>-<YYYYmmdd-HHMMSS>.json``), also when the game is left unfinished; it replays
-with ``cardenvs.replay`` and opens in the viewer: ``python -m cardenvs.view PATH -o game.html``.
+with ``cardenvs.replay`` and opens in the viewer: ``python -m cardenvs.view PATH -o game.html``
+(the command printed at the end, its path quoted for the shell). ``--record`` is checked before
+play starts: it must name a new file in an existing, writable directory; a directory, a missing
+directory or an existing file (never overwritten: there is no overwrite option) is a usage
+error saying why. Should the record still fail to be written at the end, the game says so and
+saves it under the default path instead.
+
+Seeds: without ``--seed`` every game draws its own seed from the OS, shown only once the game
+is over (with the record's path) and kept in the record, so nothing before or during the game
+tells the deck. ``--seed N`` plays seed ``N``'s game (shown at the start): reproducible.
 
 Colours (red hearts and diamonds, bold headings) only when standard output is a terminal, and
 never with ``--no-color`` or the ``NO_COLOR`` environment variable. ``--web`` hands the game to
@@ -43,6 +52,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -320,9 +330,29 @@ class Quit(Exception):
     """The player left the game."""
 
 
+def record_path_problem(path) -> str | None:
+    """Why a record cannot be written to ``path`` (a new file in an existing, writable
+    directory; an existing file is refused, never overwritten), or None when it can."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a directory: give the path of a new .json file"
+    if path.exists() or path.is_symlink():
+        return "already exists (a record never overwrites a file): choose a new path or remove it"
+    parent = path.parent
+    if not parent.exists():
+        return f"cannot be written: its directory {str(parent)!r} does not exist (create it first)"
+    if not parent.is_dir():
+        return f"cannot be written: {str(parent)!r} is not a directory"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot be written: its directory {str(parent)!r} is not writable"
+    return None
+
+
 def save_record(record: dict, path: Path) -> None:
+    """Write ``record`` to ``path``, a new file (``FileExistsError`` if there is one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1) + "\n")
+    with path.open("x", encoding="utf-8") as f:
+        f.write(json.dumps(record, indent=1) + "\n")
 
 
 def play_game(
@@ -339,8 +369,14 @@ def play_game(
 ) -> dict:
     """Play one game with a person in ``seat`` (answers read with ``ask(prompt)``, text written
     with ``say``) and ``agents[s]`` in every other seat ``s``; save the record to
-    ``record_path`` (also when the game is left unfinished) and return it."""
+    ``record_path`` (also when the game is left unfinished) and return it. ``ValueError``
+    before play when ``record_path`` cannot be written (``record_path_problem``). The seed is
+    shown at the start only when one was given (``seed``), else once the game is over."""
     config = dict(config or {})
+    if record_path:
+        problem = record_path_problem(record_path)
+        if problem:
+            raise ValueError(f"record_path {str(record_path)!r} {problem}")
     env = cardenvs.make(env_id, illegal_action="raise", **config)
     env.reset(seed=seed)
     core = env.unwrapped
@@ -350,9 +386,10 @@ def play_game(
     ]
     record_path = Path(record_path) if record_path else default_record_path(env_id)
     others = against or "agents"
+    asked = "" if seed is None else f" (seed {core.record()['seed']})"  # else shown at the end
     say(
         bold(f"{env_id}: you are player_{seat}", color)
-        + f", the others {others} (seed {core.record()['seed']}); ? for help, q to quit"
+        + f", the others {others}{asked}; ? for help, q to quit"
     )
     log: list[str] = []
     finished = False
@@ -372,7 +409,7 @@ def play_game(
     except (Quit, EOFError, KeyboardInterrupt):
         say("")
     record = core.record() | {"players": players}
-    save_record(record, record_path)
+    saved = _save(record, record_path, env_id, say)
     if finished:
         _show_events(log, color, say)
         say("")
@@ -382,9 +419,29 @@ def play_game(
         say(bold(f"Result: {result}.", color))
     else:
         say("You left the game; the record so far is saved (it replays as an unfinished game).")
-    say(f"Record: {record_path}")
-    say(f"View it: python -m cardenvs.view {record_path} -o game.html")
+    if saved is None:
+        say(f"Nothing was saved (seed {record['seed']}).")
+        return record
+    say(f"Record: {saved} (seed {record['seed']})")
+    say(f"View it: python -m cardenvs.view {shlex.quote(str(saved))} -o game.html")
     return record
+
+
+def _save(record: dict, path: Path, env_id: str, say) -> Path | None:
+    """Save ``record`` to ``path``; when that fails, say why and save it under the default path
+    instead; the path written, or None (said) when neither could be."""
+    try:
+        save_record(record, path)
+        return path
+    except OSError as e:
+        fallback = default_record_path(env_id)
+        say(f"Could not save the record to {path} ({e.strerror or e}); saving it to {fallback}.")
+    try:
+        save_record(record, fallback)
+        return fallback
+    except OSError as e:
+        say(f"Could not save it there either ({e.strerror or e}).")
+        return None
 
 
 def _show_events(log, color, say) -> None:
@@ -419,7 +476,13 @@ def _ask_move(env, core, seat, log, color, ask, say) -> int:
 
 
 def default_record_path(env_id: str) -> Path:
-    return Path("runs") / "play" / f"{env_id}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    """``runs/play/<id>-<YYYYmmdd-HHMMSS>.json``, ``...-2.json``, ... (the first free one)."""
+    base = Path("runs") / "play" / f"{env_id}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    path, k = base, 2
+    while path.exists():
+        path = base.with_name(f"{base.stem}-{k}{base.suffix}")
+        k += 1
+    return path
 
 
 def use_color(no_color: bool) -> bool:
@@ -478,7 +541,10 @@ def main(argv=None) -> dict | None:
         "--seed", type=int, help="the game's seed (default: a fresh one, saved in the record)"
     )
     p.add_argument(
-        "--record", type=Path, help="where to save the record (default runs/play/<id>-<time>.json)"
+        "--record",
+        type=Path,
+        help="where to save the record: a new file in an existing directory, never overwritten "
+        "(default runs/play/<id>-<time>.json)",
     )
     p.add_argument(
         "--iterations",
@@ -504,6 +570,10 @@ def main(argv=None) -> dict | None:
             f"--against must be one of {list(AGENTS)} or the path of a .npz model, got "
             f"{args.against!r}"
         )
+    if args.record is not None:
+        problem = record_path_problem(args.record)
+        if problem:
+            p.error(f"--record {str(args.record)!r} {problem}")
     base = 0 if args.seed is None else args.seed
     try:
         agents = {

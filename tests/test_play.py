@@ -1,6 +1,7 @@
 """cardenvs.play as a person plays it: driven through a pseudo-terminal to a finished game
 (answers by number, once by name, once a bad one), a four-seat game, leaving early; the saved
-records replay; the answer parser and the command line's errors."""
+records replay; the answer parser and the command line's errors; the seed shown only once the
+game is over unless asked for, ``--record`` checked before play, the viewer's command quoted."""
 
 from __future__ import annotations
 
@@ -396,3 +397,101 @@ def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
     record = json.loads(record_path.read_text())
     assert record["result"] is not None and record["config"]["episode"] == "deal"
     cardenvs.replay(record)
+
+
+# --- the seed: drawn afresh and shown only once the game is over, unless asked for (--seed) ----
+def said_game(tmp_path, seed, answers=None, name="g.json") -> tuple[dict, list[str]]:
+    said = []
+    answers = iter(answers or [])
+    record = play.play_game(
+        "piquet-v0",
+        0,
+        {1: play.RandomPlayer(3)},
+        config={"episode": "deal"},
+        seed=seed,
+        record_path=tmp_path / name,
+        ask=lambda prompt: next(answers, "1"),
+        say=said.append,
+        against="random",
+    )
+    return record, said
+
+
+def test_play_game__the_seed_is_shown_only_once_the_game_is_over(tmp_path):
+    record, said = said_game(tmp_path, None)
+    seed = record["seed"]
+    moves = [i for i, line in enumerate(said) if "Your move:" in line]
+    assert moves and all(str(seed) not in line for line in said[: moves[-1] + 1])
+    assert all("seed" not in line for line in said[: moves[-1] + 1])
+    end = "\n".join(said[moves[-1] + 1 :])
+    assert f"seed {seed}" in end
+    assert json.loads((tmp_path / "g.json").read_text())["seed"] == seed
+    # a game left early shows it once left
+    record, said = said_game(tmp_path, None, ["q"], name="left.json")
+    assert "seed" not in "\n".join(said[:-3]) and f"seed {record['seed']}" in "\n".join(said[-3:])
+    # each game draws its own
+    assert said_game(tmp_path, None, name="3.json")[0]["seed"] != seed
+
+
+def test_play_game__a_seed_asked_for_is_shown_and_kept(tmp_path):
+    record, said = said_game(tmp_path, 4)
+    assert record["seed"] == 4 and "(seed 4)" in said[0]
+
+
+# --- --record is checked before play starts ----------------------------------------------------
+@pytest.mark.parametrize("web", [False, True])
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("directory", "is a directory"),
+        ("existing file", "already exists"),
+        ("missing parent", "does not exist"),
+    ],
+)
+def test_command_line__an_unwritable_record_path_is_refused_before_play(
+    tmp_path, monkeypatch, capsys, where, words, web
+):
+    import io
+
+    import cardenvs.web
+
+    (tmp_path / "old.json").write_text("keep")
+    path = {
+        "directory": tmp_path,
+        "existing file": tmp_path / "old.json",
+        "missing parent": tmp_path / "no" / "g.json",
+    }[where]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))  # were it to play: leave at once
+
+    def serve(*args, **kwargs):
+        raise AssertionError("the web game was served")
+
+    monkeypatch.setattr(cardenvs.web, "serve", serve)
+    argv = ["piquet-v0", "--record", str(path), *(["--web", "--no-browser"] if web else [])]
+    with pytest.raises(SystemExit) as e:
+        play.main(argv)
+    assert e.value.code == 2
+    out = capsys.readouterr()
+    assert "--record" in out.err and words in out.err and "usage:" in out.err
+    assert "Your move" not in out.out
+    assert (tmp_path / "old.json").read_text() == "keep"
+    assert not (tmp_path / "no").exists()
+
+
+# --- the viewer's command survives a path with spaces ------------------------------------------
+def test_play_game__the_view_command_quotes_the_record_path(tmp_path):
+    import shlex
+
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    record, said = said_game(folder, 2, name="it's mine.json")
+    line = next(x for x in said if x.startswith("View it: "))
+    path = folder / "it's mine.json"
+    assert shlex.split(line.removeprefix("View it: ")) == [
+        "python",
+        "-m",
+        "cardenvs.view",
+        str(path),
+        "-o",
+        "game.html",
+    ]
