@@ -31,12 +31,23 @@ distribution, with very few games) the interval is widened to include it, and th
 percentiles are kept in the JSON. Each pair's head-to-head win rate has a 95% Wilson interval;
 decisions/s is each agent's decisions per second of its own time.
 
+Wins, draws and losses count games (``game_results``): an agent wins a game against the other
+agent of the pair when it takes more than half of the game's point, draws it when the point is
+split evenly (every drawn game, in which all seats' rewards are equal, and also a game in which
+the two agents' seats fare equally, e.g. each holds one of two tied winners), and loses it
+otherwise; with two players that is won, drawn (equal rewards) or lost. An agent's mean reward
+is per game, its seats' mean reward in that game, with a 95% interval by the normal
+approximation (``tournament.mean_interval``: mean ± 1.96·sd/√n over the games). Both are given
+per pair and, over all its pairs, per agent. A draw-heavy setting (two-player Esel) shows them
+beside its shares of the points, which sit near 1/2 because of the draws.
+
 Writes, per setting, ``<out>/<setting>.json`` (everything: config, agents, ratings, pairs;
 timings only under ``"timings"``, so one ``--seed`` gives the same file apart from them),
-``<out>/<setting>.md`` (ratings table and pair matrix) and ``<out>/<setting>.png`` (ratings with
-their intervals; matplotlib, skipped with a note when it is missing), and ``<out>/summary.md``:
-one line per setting found in ``<out>``, each agent's rating with its interval. ``--out``
-defaults to ``docs/ladder``.
+``<out>/<setting>.md`` (ratings table with each agent's wins / draws / losses and mean reward,
+pair matrix, and per pair the wins / draws / losses and both agents' mean rewards) and
+``<out>/<setting>.png`` (ratings with their intervals; matplotlib, skipped with a note when it is
+missing), and ``<out>/summary.md``: one line per setting found in ``<out>``, each agent's rating
+with its interval. ``--out`` defaults to ``docs/ladder``.
 """
 
 from __future__ import annotations
@@ -58,8 +69,12 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.tournament import (  # noqa: E402
     arrangements,
     bradley_terry,
+    count_outcomes,
     make_agent,
+    mean_interval,
     play_games,
+    reward_text,
+    wdl_text,
     wilson,
     win_shares,
 )
@@ -171,6 +186,13 @@ def pair_outcomes(share: np.ndarray, seats) -> np.ndarray:
     return ((a > b) + 0.5 * (a == b)).mean(axis=(1, 2))
 
 
+def game_results(points: np.ndarray) -> np.ndarray:
+    """Per game, the first agent's result from its points (``pair_outcomes``): 1 won (more than
+    half the point), 0 drawn (exactly half), -1 lost. The points are sums of halves over a
+    whole number of seat pairs, so an even split is exactly 0.5."""
+    return np.sign(np.round(np.asarray(points, float) - 0.5, 9)).astype(np.int64)
+
+
 def fit(outcomes: dict, k: int, anchor: int, boot: int, seed: int) -> dict:
     """Ratings (Elo, ``anchor`` at 0) from per-game outcomes ``{(i, j): points of i per game}``,
     with bootstrap percentiles over the games of each pair."""
@@ -210,12 +232,14 @@ def run_setting(
     decisions = np.zeros(k, np.int64)
     spent = np.zeros(k)
     outcomes: dict[tuple[int, int], np.ndarray] = {}
+    # per pair, each game's mean reward of the first agent's seats and of the second's
+    returns: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
     per_seating: dict[tuple[int, int], list] = {}
     width = 60 + len(setting) + max(len(a) + len(b) for a in kinds for b in kinds)
     t0 = time.perf_counter()
     for step, (i, j) in enumerate(pairs):
         games = n_search if is_search(kinds[i]) or is_search(kinds[j]) else n
-        got, rows = [], []
+        got, rows, ret_i, ret_j = [], [], [], []
         for s, seats in enumerate(arr):
             if not quiet:
                 line = (
@@ -237,27 +261,46 @@ def run_setting(
                 spent[a] += sp[x]
             o = pair_outcomes(win_shares(r), seats)
             got.append(o)
+            ret_i.append(r[:, np.asarray(seats) == 0].mean(axis=1))
+            ret_j.append(r[:, np.asarray(seats) == 1].mean(axis=1))
             rows.append({"seats": "".join("AB"[x] for x in seats), "games": games, "a": o.sum()})
         outcomes[(i, j)] = np.concatenate(got)
+        returns[(i, j)] = (np.concatenate(ret_i), np.concatenate(ret_j))
         per_seating[(i, j)] = rows
     if not quiet:
         print(file=sys.stderr)
     anchor = kinds.index("random")
     f = fit(outcomes, k, anchor, boot, seed)
+    # every agent's games over all its pairs: its results and its per-game mean rewards
+    results: list[list[np.ndarray]] = [[] for _ in kinds]
+    rewards: list[list[np.ndarray]] = [[] for _ in kinds]
+    for (i, j), o in outcomes.items():
+        results[i].append(game_results(o))
+        results[j].append(-game_results(o))
+        rewards[i].append(returns[(i, j)][0])
+        rewards[j].append(returns[(i, j)][1])
     ratings = {}
     for a, kind in enumerate(kinds):
         r, lo, hi = float(f["rating"][a]), float(f["lo"][a]), float(f["hi"][a])
+        mean, r_lo, r_hi = mean_interval(np.concatenate(rewards[a]))
         ratings[kind] = {
             "rating": r,
             "ci95": [min(lo, r), max(hi, r)],
             "bootstrap_percentiles": [lo, hi],
             "decisions": int(decisions[a]),
+            "games": int(sum(len(x) for x in results[a])),
+            **count_outcomes(np.concatenate(results[a])),
+            "mean_return": mean,
+            "return_ci95": [r_lo, r_hi],
         }
     pair_rows = []
     for i, j in pairs:
         m = len(outcomes[(i, j)])
         w = float(f["wins"][i, j])
         lo, hi = wilson(w, m)
+        counts = count_outcomes(game_results(outcomes[(i, j)]))
+        mean_a, a_lo, a_hi = mean_interval(returns[(i, j)][0])
+        mean_b, b_lo, b_hi = mean_interval(returns[(i, j)][1])
         pair_rows.append(
             {
                 "a": kinds[i],
@@ -267,6 +310,13 @@ def run_setting(
                 "wins_b": float(f["wins"][j, i]),
                 "win_rate_a": w / m,
                 "ci95": [lo, hi],
+                "games_won_a": counts["wins"],
+                "games_drawn": counts["draws"],
+                "games_won_b": counts["losses"],
+                "mean_return_a": mean_a,
+                "return_ci95_a": [a_lo, a_hi],
+                "mean_return_b": mean_b,
+                "return_ci95_b": [b_lo, b_hi],
                 "seatings": [dict(row, a=float(row["a"])) for row in per_seating[(i, j)]],
             }
         )
@@ -308,7 +358,9 @@ def _interval(row: dict) -> str:
 
 
 def markdown(report: dict) -> str:
-    """The setting's ratings table and head-to-head matrix."""
+    """The setting's ratings table (with each agent's wins / draws / losses and mean reward), its
+    head-to-head matrix and its table of pairs; a report stored before wins, draws and losses
+    were counted shows "n/a" for them."""
     kinds = report["agents"]
     dps = report["timings"]["decisions_per_s"]
     lines = [
@@ -319,15 +371,17 @@ def markdown(report: dict) -> str:
         f"({report['n_search']} with an ISMCTS agent, roll-outs: {report['ismcts_rollout']}); "
         f"seed {report['seed']}, {report['bootstrap']} bootstrap resamples.",
         "",
-        "| agent | rating (Elo, random = 0) | 95% interval | decisions/s |",
-        "|---|---:|---|---:|",
+        "| agent | rating (Elo, random = 0) | 95% interval | W / D / L (games) "
+        "| mean reward (95% CI) | decisions/s |",
+        "|---|---:|---|---:|---|---:|",
     ]
     for kind in sorted(kinds, key=lambda x: -report["ratings"][x]["rating"]):
         row = report["ratings"][kind]
         speed = "" if dps[kind] is None else f"{dps[kind]:,.0f}"
+        reward = reward_text(row.get("mean_return"), *row.get("return_ci95", (None, None)))
         lines.append(
             f"| {kind} | {_elo(row['rating'])} | {_elo(row['ci95'][0])} to "
-            f"{_elo(row['ci95'][1])} | {speed} |"
+            f"{_elo(row['ci95'][1])} | {wdl_text(row)} | {reward} | {speed} |"
         )
     cell = {}
     for p in report["pairs"]:
@@ -352,6 +406,25 @@ def markdown(report: dict) -> str:
                 rate, lo, hi, m = cell[a, b]
                 cells.append(f"{rate:.2f} ({lo:.2f}–{hi:.2f}; {m})")
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Per pair: games won by the first agent, drawn (the point split evenly), won by the "
+        "second, and each agent's mean reward per game (95% interval, normal approximation).",
+        "",
+        "| a | b | games | a won / drawn / b won | a's mean reward | b's mean reward |",
+        "|---|---|---:|---:|---|---|",
+    ]
+    for p in report["pairs"]:
+        wdl = wdl_text(
+            {
+                "wins": p.get("games_won_a"),
+                "draws": p.get("games_drawn"),
+                "losses": p.get("games_won_b"),
+            }
+        )
+        ra = reward_text(p.get("mean_return_a"), *p.get("return_ci95_a", (None, None)))
+        rb = reward_text(p.get("mean_return_b"), *p.get("return_ci95_b", (None, None)))
+        lines.append(f"| {p['a']} | {p['b']} | {p['games']} | {wdl} | {ra} | {rb} |")
     return "\n".join(lines)
 
 

@@ -69,8 +69,24 @@ def test_ladder__end_to_end_on_a_tiny_budget(setting, model, tmp_path):
         assert p["wins_a"] == wins[i, j] and p["wins_b"] == wins[j, i]
         assert p["ci95"][0] <= p["win_rate_a"] <= p["ci95"][1]
         assert sum(s["a"] for s in p["seatings"]) == pytest.approx(p["wins_a"])
+        # every game won by one of the pair or drawn; a won game is worth more than half a point
+        assert p["games_won_a"] + p["games_drawn"] + p["games_won_b"] == p["games"]
+        assert p["games_won_a"] * 0.5 + p["games_drawn"] * 0.5 <= p["wins_a"] + 1e-9
+        for x in "ab":
+            lo, hi = p[f"return_ci95_{x}"]
+            assert lo <= p[f"mean_return_{x}"] <= hi
+    for kind, row in rep["ratings"].items():
+        mine = [p for p in rep["pairs"] if kind in (p["a"], p["b"])]
+        assert row["games"] == sum(p["games"] for p in mine)
+        assert row["wins"] + row["draws"] + row["losses"] == row["games"]
+        assert row["draws"] == sum(p["games_drawn"] for p in mine)
+        assert row["return_ci95"][0] <= row["mean_return"] <= row["return_ci95"][1]
     table = (tmp_path / f"{setting}.md").read_text()
     assert "| ismcts@4 |" in table and "Head to head" in table
+    assert "| W / D / L (games) | mean reward (95% CI) |" in table
+    assert "| a won / drawn / b won | a's mean reward | b's mean reward |" in table
+    r = rep["ratings"]["heuristic"]
+    assert f"| {r['wins']} / {r['draws']} / {r['losses']} | {r['mean_return']:+.3f} ±" in table
     summary = (tmp_path / "summary.md").read_text()
     assert summary.count(f"| {setting} |") == 1 and "| random |" in summary
     if setting == "esel-v0_2p":
@@ -80,6 +96,58 @@ def test_ladder__end_to_end_on_a_tiny_budget(setting, model, tmp_path):
         assert without_timings(tmp_path / f"{setting}.json") == first
         ladder.main(argv(tmp_path, model, "--settings", setting, "--seed", "4"))
         assert without_timings(tmp_path / f"{setting}.json") != first
+
+
+def test_ladder__two_player_esel_shows_its_draws_beside_the_points(tmp_path):
+    """A draw-heavy setting: the heuristic's share of the points against random is near 1/2,
+    and the table says that most of its games are drawn."""
+    rep = ladder.run_setting("esel-v0_2p", ["random", "heuristic"], 20, 1, 0, boot=20, quiet=True)
+    (p,) = rep["pairs"]
+    assert p["games"] == 40 and p["games_drawn"] > 0
+    assert p["games_won_a"] + p["games_drawn"] + p["games_won_b"] == 40
+    # two players: a game is won (1 point), drawn (1/2) or lost (0)
+    assert p["wins_a"] == pytest.approx(p["games_won_a"] + p["games_drawn"] / 2)
+    assert p["mean_return_a"] == pytest.approx(-p["mean_return_b"])  # zero-sum
+    h = rep["ratings"]["heuristic"]
+    assert (h["wins"], h["draws"], h["losses"]) == (
+        p["games_won_b"],
+        p["games_drawn"],
+        p["games_won_a"],
+    )
+    counts = f"{p['games_won_a']} / {p['games_drawn']} / {p['games_won_b']}"
+    assert f"| random | heuristic | 40 | {counts} |" in ladder.markdown(rep)
+
+
+def test_ladder__a_report_stored_before_draws_were_counted_shows_n_a():
+    rep = {
+        "setting": "esel-v0_2p",
+        "env_id": "esel-v0",
+        "config": {"num_players": 2},
+        "num_seats": 2,
+        "seatings": 2,
+        "n": 1,
+        "n_search": 1,
+        "ismcts_rollout": "heuristic",
+        "seed": 0,
+        "bootstrap": 1,
+        "agents": ["random", "heuristic"],
+        "ratings": {
+            "random": {"rating": 0.0, "ci95": [0.0, 0.0]},
+            "heuristic": {"rating": 80.0, "ci95": [60.0, 100.0]},
+        },
+        "pairs": [
+            {"a": "random", "b": "heuristic", "games": 2, "win_rate_a": 0.25, "ci95": [0.0, 0.8]}
+        ],
+        "timings": {"decisions_per_s": {"random": None, "heuristic": None}},
+    }
+    table = ladder.markdown(rep)
+    assert "| heuristic | 80 | 60 to 100 | n/a | n/a |  |" in table
+    assert "| random | heuristic | 2 | n/a | n/a | n/a |" in table
+
+
+def test_ladder__game_results_split_the_point():
+    points = np.array([1.0, 0.5, 0.0, 2 / 3, 1 / 3, (1 + 0.5 + 0) / 3, 0.75])
+    assert ladder.game_results(points).tolist() == [1, 0, -1, 1, -1, 0, 1]
 
 
 def test_ladder__summary_has_one_line_per_setting(tmp_path):
