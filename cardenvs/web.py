@@ -13,27 +13,36 @@ plays, discards or uses is lifted with a gold edge and played by a click; every 
 action is a button. The log shows what happened as the human's seat saw it, in the sentences of
 the terminal game and the viewer (``core.events``: "player_1 plays KH", "you win the trick
 (KH)", deal ends, the result), what happened since the human's last move highlighted. When the
-game ends the page shows the result and where the record was saved, with the viewer's command,
-and a "new game" button (the next game of the same seed).
+game ends the page shows the result, the game's seed and where the record was saved, with the
+viewer's command, and a "new game" button.
+
+Seeds: without ``seed`` every game draws its own seed from the OS (``secrets``), so no game's
+record tells anything about the next one; a game's seed is shown (``"seed"`` of the state) only
+once it is over, and its record holds it. With ``seed`` the first game is that seed's and each
+later one the seed's next game (``reset()`` without a seed): reproducible, as asked for.
 
 Every game is saved as a record (``env.unwrapped.record()``, the format of ``cardenvs.records``)
-when it ends: to ``record_path`` (a second game to ``NAME-2.json``, ...) or, by default, to
-``runs/play/<id>-<timestamp>.json``. It replays with ``cardenvs.replay`` and opens in
-``python -m cardenvs.view``.
+when it ends, and so is a game left unfinished (at least one action played) by ``POST /new`` or
+by stopping the server (Ctrl-C); each save prints its path. The first game goes to
+``record_path`` (checked before play: it must be a new file in an existing, writable directory;
+an existing file is never overwritten), the second to ``NAME-2.json``, ... (the next free name),
+or by default to ``runs/play/<id>-<timestamp>.json``. A record replays with
+``cardenvs.replay`` and opens in ``python -m cardenvs.view``.
 
 The HTTP interface (JSON):
 
 - ``GET /``: the page; ``GET /state``: ``{"game", "seat", "step" (actions so far), "scene" (the
   human seat's view, ``core.scene``), "legal": [{"id", "name", "card"}] (``card``: the card of
   the human's hand the action plays, else null; empty unless it is the human's turn),
-  "to_act", "over", "result", "log": [{"step", "kind", "seat", "text"}] since the start,
-  "timeline", "deal_starts", "record_path" (once saved), "viewer_command"}``;
+  "to_act", "over", "result", "seed" (null until the game is over), "log": [{"step", "kind",
+  "seat", "text"}] since the start, "timeline", "deal_starts", "record_path" (once saved),
+  "viewer_command"}``;
 - ``POST /act`` with ``{"action": id or name, "step": n}`` (``step`` optional: the state the
   click was made on): plays the human's action, then the opponents' until it is the human's turn
   again or the game is over, and returns the new state. An action that is not legal now, a stale
   ``step`` or a game that is over answer 409, a malformed request 400, each with ``{"error":
   message}`` saying what was wrong and what is allowed;
-- ``POST /new``: the next game (the same seat and opponent).
+- ``POST /new``: the next game (the same seat and opponent); an unfinished game is saved first.
 
 Method: one AEC env (``cardenvs.make``, ``illegal_action="raise"``) behind a lock; the
 server (``http.server.ThreadingHTTPServer``) binds 127.0.0.1 only. An opponent is any object
@@ -45,6 +54,8 @@ plays every seat but the human's.
 from __future__ import annotations
 
 import json
+import secrets
+import shlex
 import threading
 import time
 import webbrowser
@@ -53,6 +64,8 @@ from pathlib import Path
 
 from . import view
 from .core.messages import brief
+from .core.rng import MAX_SEED
+from .play import record_path_problem
 
 #: the hosts ``serve`` binds (the loopback interface only)
 HOSTS = ("127.0.0.1", "localhost")
@@ -83,6 +96,10 @@ class Game:
     def __init__(self, env_id: str, seat: int, opponent, config=None, seed=None, record_path=None):
         import cardenvs
 
+        if record_path is not None:
+            problem = record_path_problem(record_path)
+            if problem:
+                raise ValueError(f"record_path {str(record_path)!r} {problem}")
         if not (hasattr(opponent, "act_env") or hasattr(opponent, "act")):
             raise ValueError(
                 "opponent must have act(observation, action_mask) or act_env(env) (an agent), "
@@ -98,20 +115,31 @@ class Game:
         self.opponent = opponent
         self.record_path = None if record_path is None else Path(record_path)
         self.saved: list[Path] = []
+        self.seed = seed  # the player's seed, or None: a fresh one for every game
         self.lock = threading.RLock()
         self.games = 0
-        self.new(seed)
+        self.new()
 
     # -- the game --------------------------------------------------------------------------------
-    def new(self, seed=None) -> None:
-        """Start a game: the first with ``seed``, each later one the seed's next game."""
+    def new(self) -> None:
+        """Start a game (see the module docstring for its seed), after saving the current one
+        if it is unfinished."""
         with self.lock:
-            self.env.reset(seed=seed if self.games == 0 else None)
+            left = self.save_unfinished() if self.games else None
+            if self.seed is None:
+                seed = secrets.randbelow(MAX_SEED + 1)  # independent of every earlier game
+            else:
+                seed = self.seed if self.games == 0 else None  # the seed's next game
+            self.env.reset(seed=seed)
             self.games += 1
             self.step = 0
             self.path = None
             scene = self.core.scene(self.seat)
             self.log = [view.log_entry(0, "start", f"start: {scene['title']}")]
+            if left is not None:
+                self.log.append(
+                    view.log_entry(0, "start", f"the unfinished game was saved: {left}")
+                )
             self.timeline = view.timeline([scene])
             self.deal_starts = [0]
             self.finished = 0  # deals finished
@@ -162,25 +190,52 @@ class Game:
                 )
             self._apply(int(action))
 
-    def _save(self) -> None:
+    def save_unfinished(self) -> Path | None:
+        """Save the current game if it is unfinished and an action was played; its path, or
+        None (nothing to save, or the save failed: printed and logged)."""
+        with self.lock:
+            if self.over() or self.step == 0 or self.path is not None:
+                return None
+            return self._save()
+
+    def _save(self) -> Path | None:
+        """Write the record to the game's path (a new file, never one that exists), print
+        where and log it; None when it could not be written (printed and logged, no raise)."""
         if self.record_path is None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = Path("runs/play") / f"{self.env_id}-{stamp}.json"
-            k = 2
-            while path.exists() or path in self.saved:
-                path = Path("runs/play") / f"{self.env_id}-{stamp}-{k}.json"
-                k += 1
+            base = Path("runs/play") / f"{self.env_id}-{stamp}.json"
         elif self.games == 1:
-            path = self.record_path
+            base = self.record_path
         else:
-            path = self.record_path.with_name(
+            base = self.record_path.with_name(
                 f"{self.record_path.stem}-{self.games}{self.record_path.suffix}"
             )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.core.record()), encoding="utf-8")
+        record = self.core.record()
+        what = "record saved" if record["result"] is not None else "unfinished game saved"
+        path, k = base, 2
+        try:
+            if self.record_path is None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            while True:
+                try:
+                    with path.open("x", encoding="utf-8") as f:  # "x": never overwrite
+                        f.write(json.dumps(record))
+                    break
+                except FileExistsError:
+                    path = base.with_name(f"{base.stem}-{k}{base.suffix}")
+                    k += 1
+        except OSError as e:
+            text = f"could not save the record to {path}: {e.strerror or e}"
+            print(text, flush=True)
+            self.log.append(view.log_entry(self.step, "result", text))
+            return None
         self.path = path
         self.saved.append(path)
-        self.log.append(view.log_entry(self.step, "result", f"record saved: {path}"))
+        print(f"{what}: {path}", flush=True)
+        self.log.append(
+            view.log_entry(self.step, "result", f"{what}: {path} (seed {record['seed']})")
+        )
+        return path
 
     def act(self, action, step=None) -> None:
         """Play the human's ``action`` (an id or a name) and the opponents' replies;
@@ -235,24 +290,30 @@ class Game:
                 claimed.add(card)
                 legal.append({"id": a, "name": name, "card": card})
             path = None if self.path is None else str(self.path)
+            over = self.over()
             return {
                 "game": self.env_id,
                 "seat": self.seat,
                 "step": self.step,
                 "scene": scene,
                 "legal": legal,
-                "to_act": None if self.over() else self._to_act(),
-                "over": self.over(),
+                "to_act": None if over else self._to_act(),
+                "over": over,
                 "result": scene["result"],
+                "seed": self.core.record()["seed"] if over else None,
                 "log": self.log,
                 "timeline": self.timeline,
                 "deal_starts": self.deal_starts,
                 "names": list(self.core.possible_agents),
                 "record_path": path,
-                "viewer_command": None
-                if path is None
-                else f"python -m cardenvs.view {path} -o {Path(path).with_suffix('.html')}",
+                "viewer_command": None if path is None else viewer_command(path),
             }
+
+
+def viewer_command(path) -> str:
+    """The shell command that opens the record at ``path`` in the viewer (paths quoted)."""
+    html = Path(path).with_suffix(".html")
+    return f"python -m cardenvs.view {shlex.quote(str(path))} -o {shlex.quote(str(html))}"
 
 
 WEB_BODY = """<div class="app">
@@ -384,9 +445,10 @@ def serve(
     quiet=True,
 ) -> list[Path]:
     """Serve a game of ``env_id`` for seat ``seat`` against ``opponent`` (see the module
-    docstring) until Ctrl-C or until ``stop`` (a ``threading.Event``) is set; returns the
-    records saved. ``port`` 0 picks a free one; ``ready(url)`` is called once the server
-    listens; ``open_browser`` opens the page; ``quiet`` False logs every request."""
+    docstring) until Ctrl-C or until ``stop`` (a ``threading.Event``) is set, then save the game
+    if it is unfinished; returns the records saved. ``port`` 0 picks a free one; ``ready(url)``
+    is called once the server listens; ``open_browser`` opens the page; ``quiet`` False logs
+    every request."""
     server = make_server(env_id, seat, opponent, config, seed, host, port, record_path, quiet)
     print(f"{env_id}: you are player_{seat}; open {server.url} (Ctrl-C stops)", flush=True)
     try:
@@ -407,4 +469,5 @@ def serve(
             worker.join()
     finally:
         server.server_close()
+        server.game.save_unfinished()  # prints where
     return list(server.game.saved)

@@ -1,7 +1,8 @@
 """cardenvs.play as a person plays it: driven through a pseudo-terminal to a finished game
 (answers by number, once by name, once a bad one), a four-seat game, leaving early; the saved
 records replay; the answer parser and the command line's errors; the seed shown only once the
-game is over unless asked for, ``--record`` checked before play, the viewer's command quoted."""
+game is over unless asked for, ``--record`` checked before play, the viewer's command quoted;
+``--web`` played over HTTP, and Ctrl-C saving an unfinished web game."""
 
 from __future__ import annotations
 
@@ -495,3 +496,61 @@ def test_play_game__the_view_command_quotes_the_record_path(tmp_path):
         "-o",
         "game.html",
     ]
+
+
+# --- --web: Ctrl-C saves the unfinished game and says where -------------------------------------
+def test_web__ctrl_c_saves_the_unfinished_game(tmp_path):
+    import signal
+    import urllib.request
+
+    record_path = tmp_path / "left.json"
+    args = ["piquet-v0", "--web", "--no-browser", "--seed", "2", "--config", '{"episode": "deal"}']
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardenvs.play", *args, "--record", str(record_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env=_env(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # see above
+    )
+    try:
+        url = None
+        for line in proc.stdout:
+            m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url, "no address printed"
+        token = page_token(url)
+        headers = {"Content-Type": "application/json", "X-Cardenvs-Token": token or ""}
+        req = urllib.request.Request(url + "/state", headers=headers)
+        with urllib.request.urlopen(req, timeout=60) as r:
+            state = json.loads(r.read())
+        body = json.dumps({"action": state["legal"][0]["id"], "step": state["step"]}).encode()
+        req = urllib.request.Request(url + "/act", data=body, headers=headers)
+        with urllib.request.urlopen(req, timeout=60) as r:
+            assert not json.loads(r.read())["over"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            rest, _ = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rest, _ = proc.communicate()
+            raise AssertionError(f"the server did not stop on Ctrl-C; it printed: {rest}") from None
+    assert proc.returncode == 0, rest
+    assert f"unfinished game saved: {record_path}" in rest and "Traceback" not in rest
+    record = json.loads(record_path.read_text())
+    assert record["result"] is None and record["deals"][0]["actions"]
+    cardenvs.replay(record)
+
+
+def page_token(url: str):
+    """The web game's token, from its page (``#cardenvs-data``), as the page's script reads it."""
+    import urllib.request
+
+    with urllib.request.urlopen(url + "/", timeout=60) as r:
+        text = r.read().decode()
+    m = re.search(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1)).get("token")

@@ -72,7 +72,8 @@
       };
       if (s.record_path) {
         message('<div>Record saved to <code id="record-path">' + esc(s.record_path) +
-          "</code></div><div>View it: <code>" + esc(s.viewer_command) + "</code></div>");
+          "</code> (seed " + esc(String(s.seed)) + ")</div><div>View it: <code>" +
+          esc(s.viewer_command) + "</code></div>");
       }
     } else if (s.legal.length) {
       var cards = Object.keys(legal).length;
