@@ -428,6 +428,8 @@ def _state_at_deal(deal_no, totals, partie="six_deals"):
         (5, [100, 50], True, 0),  # six deals: the higher total wins
         (5, [80, 80], False, None),  # tie after six: two more deals
         (6, [80, 80], False, None),
+        (6, [80, 90], False, None),  # the first extra deal broke the tie: the second is played
+        (6, [95, 80], False, None),
         (7, [80, 80], True, -1),  # still tied after eight: drawn
         (7, [80, 81], True, 1),
     ],
@@ -441,6 +443,118 @@ def test_partie__six_deals_then_two_tie_breakers(deal_no, totals, over, winner):
     else:
         assert L.field(s, "deal_no")[0] == deal_no + 1
         assert L.field(s, "dealer")[0] == 1  # the deal alternates
+
+
+def test_partie__legacy_tie_break_ends_after_the_first_extra_deal_that_breaks_the_tie():
+    """The old end, kept for old records only (``legacy_tie_break``): a tie broken by the first
+    extra deal ended the partie there."""
+    s, _ = _state_at_deal(6, [80, 90])
+    cfg = C.Config(legacy_tie_break=True).to_array()
+    R._end_deal(s, 0, cfg)
+    assert L.field(s, "phase")[0] == K.PHASE_OVER and L.field(s, "winner")[0] == 1
+
+
+# Fixed decks for the tie-break deals: each seat takes its first legal action, which depends
+# only on its hand and its role, so a deck dealt by one player and then by the other gives the
+# two players each other's scores.
+DECK_A = (
+    "9S 10H 8C QD 9H JS QC 7D AD KS 9D 9C 10S KC 7H 7S 10D JH JD QH AS QS 8D KH 10C KD 8H JC 7C "
+    "8S AH AC"
+)
+DECK_B = (
+    "AS 10H QD 9H AC 7H JS JC KH 8H AD 9D 7C JH JD 9S 8C 10S 8S QC AH 7S KS KC QH KD 10D QS 7D "
+    "8D 9C 10C"
+)
+
+
+def _tie_break_deals(decks, totals, partie="six_deals", deal_no=None, **options):
+    """Start the first tie-break deal (totals level at ``totals``) and play one deal per deck
+    of ``decks`` with the dealer the engine chooses, each seat taking its first legal action.
+    Returns the state and the totals after each deal."""
+    cfg = C.Config(partie=partie, **options).to_array()
+    s = L.new_state(1)
+    L.field(s, "deal_no")[0] = (6 if partie == "six_deals" else 4) if deal_no is None else deal_no
+    L.field(s, "total")[0] = totals
+    L.field(s, "key")[0] = np.uint64(7)
+    dealer = 0
+    after = []
+    out = np.zeros(K.NUM_ACTIONS, np.int8)
+    for deck in decks:
+        assert L.field(s, "phase")[0] != K.PHASE_OVER, f"the partie ended after {after}"
+        L.field(s, "deck")[0] = parse_cards(deck)
+        R._deal(s, 0, cfg, dealer)  # this deal's cards: the fixed deck instead of the shuffle
+        n = int(L.field(s, "deal_no")[0])
+        while L.field(s, "phase")[0] != K.PHASE_OVER and int(L.field(s, "deal_no")[0]) == n:
+            R._legal(s, 0, cfg, out)
+            R._apply(s, 0, cfg, int(np.flatnonzero(out)[0]))
+        after.append(L.field(s, "total")[0].tolist())
+        dealer = int(L.field(s, "dealer")[0])  # the next deal's dealer (2.10: they alternate)
+    return s, after
+
+
+def test_partie__a_tie_broken_by_the_first_extra_deal_and_restored_by_the_second_is_drawn():
+    s, after = _tie_break_deals([DECK_A, DECK_A], [80, 80])
+    # the first extra deal breaks the tie (its deal alone ended the partie before the fix) ...
+    assert after[0] == [105, 107]
+    # ... and the second, dealt by the other player, restores it: a draw after eight deals
+    assert after[1] == [132, 132]
+    assert L.field(s, "phase")[0] == K.PHASE_OVER
+    assert L.field(s, "winner")[0] == -1 and L.field(s, "result_points")[0] == 0
+
+
+def test_partie__a_tie_broken_for_good_still_plays_the_second_extra_deal():
+    s, after = _tie_break_deals([DECK_A, DECK_B], [80, 80])
+    assert after[0] == [105, 107]
+    first = [t - 80 for t in after[0]]
+    second = [b - a for a, b in zip(after[0], after[1], strict=True)]
+    assert second != [0, 0]  # the second extra deal was played and scored
+    a, c = after[1]
+    assert a != c and L.field(s, "phase")[0] == K.PHASE_OVER
+    assert [80 + x + y for x, y in zip(first, second, strict=True)] == [a, c]
+    # the result and the Rubicon come from the totals after both deals
+    expected = piquet.partie_result(a, c)
+    assert L.field(s, "winner")[0] == expected["winner"]
+    assert L.field(s, "result_points")[0] == expected["points"]
+
+
+def test_partie__four_deal_tie_plays_two_single_extra_deals():
+    """``partie="four_deals"``: a tie after four deals plays the same two extra deals, which
+    count single (only the 1st and 4th deals count double)."""
+    s, after = _tie_break_deals([DECK_A, DECK_A], [80, 80], partie="four_deals")
+    assert after == [[105, 107], [132, 132]]  # the six-deal partie's deal points, not doubled
+    assert L.field(s, "winner")[0] == -1
+    s, after = _tie_break_deals([DECK_A, DECK_B], [80, 80], partie="four_deals")
+    six, _ = _tie_break_deals([DECK_A, DECK_B], [80, 80])
+    assert after[1] == L.field(six, "total")[0].tolist()
+    assert L.field(s, "phase")[0] == K.PHASE_OVER
+
+
+def test_partie__legacy_tie_break_settles_after_the_first_extra_deal():
+    """Only with ``legacy_tie_break`` (old records): the partie ends when the first extra deal
+    breaks the tie, as the engine did before the fix."""
+    s, after = _tie_break_deals([DECK_A], [80, 80], legacy_tie_break=True)
+    assert after == [[105, 107]]
+    assert L.field(s, "phase")[0] == K.PHASE_OVER and L.field(s, "winner")[0] == 1
+
+
+def test_partie__random_play_level_after_six_deals_plays_both_extra_deals():
+    """The issue's reproduction through the public API: seed 423 played by random legal actions
+    from ``default_rng(423)`` is level 103-103 after six deals; the seventh (28-5) broke the tie
+    and used to end the partie 131-108. Now the eighth is played too."""
+    env, core = new_env()
+    env.reset(seed=423)
+    rng = np.random.default_rng(423)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    rec = core.record()
+    totals = np.cumsum([d["points"] for d in rec["deals"]], axis=0).tolist()
+    assert totals[5] == [103, 103]
+    assert totals[6] == [131, 108]
+    assert len(rec["deals"]) == 8 and rec["result"]["deals"] == 8
+    assert rec["result"]["totals"] == totals[7]
+    a, c = totals[7]
+    assert rec["result"]["winner"] == piquet.partie_result(a, c)["winner"]
 
 
 def test_partie__four_deal_variant_doubles_first_and_fourth():
@@ -561,3 +675,60 @@ def test_cards_bonus_toward_pique__when_configured(counts, expected):
     act(env, core, "play JS", "play KC", "play 10S", "play 10D", "play AH", "play JH")
     act(env, core, "play AD", "play 8D")  # elder's 7th trick: 20 points, younger none
     assert field(core, "deal_score").tolist() == expected
+
+
+def _random_parties(env_id: str, partie: str, n: int, seed: int) -> dict:
+    """``n`` parties of uniformly random legal play on the batched engine; the number of parties
+    level after the regular deals, and every way a partie ended that breaks 2.10 (a list of
+    ``(row, deals, totals after the regular deals, final totals)``)."""
+    from cardenvs.core.vector import RandomLegal
+
+    venv = cardenvs.make_vector(
+        env_id, n, seed=seed, autoreset=False, validate=False, partie=partie
+    )
+    regular = 6 if partie == "six_deals" else 4
+    policy = RandomLegal(seed=seed)
+    _, mask, info = venv.reset()
+    s = venv.state
+    level_at = np.full((n, 2), -1, np.int64)  # the totals when the first extra deal starts
+    done = np.zeros(n, bool)
+    while not done.all():
+        actions = policy(mask)
+        actions[done] = 0  # a finished row ignores its action
+        _, mask, _, term, _, info = venv.step(actions)
+        done |= term
+        n_deal = L.field(s, "deal_no") - L.field(s, "redeals")
+        start = (n_deal == regular) & (level_at[:, 0] < 0) & ~done
+        level_at[start] = L.field(s, "total")[start]
+    wrong = []
+    for b in range(n):
+        res = venv.game.result(s, b, venv.config)
+        a, c = res["totals"]
+        tied = level_at[b, 0] >= 0
+        if res["deals"] not in (regular, regular + 2) or tied != (res["deals"] == regular + 2):
+            wrong.append((b, res["deals"], level_at[b].tolist(), res["totals"]))
+        elif tied and level_at[b, 0] != level_at[b, 1]:
+            wrong.append((b, res["deals"], level_at[b].tolist(), res["totals"]))
+        elif res["winner"] != (None if a == c else int(c > a)):
+            wrong.append((b, res["deals"], level_at[b].tolist(), res["totals"]))
+    return {"tied": int((level_at[:, 0] >= 0).sum()), "wrong": wrong}
+
+
+@pytest.mark.parametrize("env_id", ["piquet-v0", "auction_piquet-v0"])
+@pytest.mark.parametrize("partie", ["six_deals", "four_deals"])
+def test_partie__random_play_never_settles_a_tie_before_both_extra_deals(env_id, partie):
+    """2.10 over random play (the ``slow`` test below runs 20,000 parties of each): every
+    partie level after the regular deals plays both extra deals, every other ends after the
+    regular deals, and the higher final total wins."""
+    out = _random_parties(env_id, partie, 2000, seed=1)
+    assert out["tied"] > 0  # the check saw ties
+    assert out["wrong"] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", ["piquet-v0", "auction_piquet-v0"])
+@pytest.mark.parametrize("partie", ["six_deals", "four_deals"])
+def test_partie__random_play_20000_parties(env_id, partie):
+    out = _random_parties(env_id, partie, 20000, seed=2)
+    assert out["tied"] > 0
+    assert out["wrong"] == []

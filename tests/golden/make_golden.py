@@ -5,6 +5,10 @@
 Each line of ``tests/golden/<game>/random_games.jsonl`` is the record of a whole game played with
 uniformly random legal actions (numpy Generator seeded with the game's seed); the tests replay
 them and play them again, and any difference is a change of behaviour.
+
+``before_<change>.jsonl`` beside them keeps the records a rules change made obsolete (e.g. the
+Piquet tie-break fix): they must still replay, under the rule they were made with (the config
+class's ``RECORD_DEFAULTS``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ CASES = {
         ({}, 1),
         ({"episode": "deal", "first_exchanger": "dealer"}, 2),
         ({"carte_blanche_auto": False, "trick_scoring": "ten_for_last"}, 3),
+        ({}, 423),  # level 103-103 after six deals: both tie-break deals are played (2.10)
     ],
     "piquet_au_cent-v0": [
         ({}, 0),

@@ -155,6 +155,12 @@ class KernelOptions(GameConfig):
         doc="au cent, episode 'game': CAV's partie, games to the target until one player has won "
         "three, a double game (loser under double_below) counting two (3.1 b)",
     )
+    legacy_tie_break: bool = option(
+        False,
+        doc="old records only: the partie ended after the first tie-break deal once that deal "
+        "broke the tie (the engine before 2.10's fix; records without this option replay with "
+        "it); not a rule",
+    )
 
 
 def _opt(name: str, default=dataclasses.MISSING, doc: str | None = None):
@@ -198,9 +204,13 @@ class Config(TwoHandedConfig):
     carte_blanche_auto: bool = _opt("carte_blanche_auto")
     trick_scoring: str = _opt("trick_scoring")
     allow_sinking: bool = _opt("allow_sinking")
+    legacy_tie_break: bool = _opt("legacy_tie_break")
 
     FIXED = {"game": "partie"}
     LATER = ("allow_sinking",)
+    # records made before the tie-break fix (2.10: both extra deals are played) have no
+    # legacy_tie_break and replay with the old end
+    RECORD_DEFAULTS = {"legacy_tie_break": True}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -281,9 +291,11 @@ class AuctionConfig(TwoHandedConfig):
     minus_combinations: str = _opt("minus_combinations")
     max_redeals: int = _opt("max_redeals")
     declarer_becomes_elder: bool = _opt("declarer_becomes_elder")
+    legacy_tie_break: bool = _opt("legacy_tie_break")
 
     FIXED = {"game": "auction"}
     LATER = ("declarer_becomes_elder",)
+    RECORD_DEFAULTS = {"legacy_tie_break": True}  # as piquet-v0's Config
 
     def __post_init__(self):
         super().__post_init__()
@@ -341,6 +353,7 @@ C_MINUS_COMBINATIONS = Config.index("minus_combinations")
 C_MAX_REDEALS = Config.index("max_redeals")
 C_DECLARER_BECOMES_ELDER = Config.index("declarer_becomes_elder")
 C_AU_CENT_PARTIE = Config.index("au_cent_partie")
+C_LEGACY_TIE_BREAK = Config.index("legacy_tie_break")
 GAME_AUCTION = 2
 READ_NO_SINKING, READ_NO_CB, READ_NO_OPENING_PASS, READ_NO_EXCHANGE = 0, 1, 2, 3
 GAME_PARTIE, GAME_AU_CENT = 0, 1

@@ -48,6 +48,7 @@ from .config import (
     C_DOUBLE_BELOW,
     C_EPISODE,
     C_GAME,
+    C_LEGACY_TIE_BREAK,
     C_LOW_CARDS_SCORE_IN_PLAY,
     C_MAX_DEALS,
     C_PARTIE,
@@ -423,8 +424,15 @@ def _end_deal(s, b, cfg):
             _finish(s, b, cfg)
             return
     else:
+        # the higher total after the regular deals wins; a tie plays two extra deals, one
+        # dealt by each player, then is drawn if still level (2.10, A9); the legacy end (old
+        # records only) stopped after the first extra deal once it broke the tie
         regular = 6 if cfg[C_PARTIE] == PARTIE_SIX_DEALS else 4
-        if played >= regular and (a != c or played >= regular + 2):
+        if cfg[C_LEGACY_TIE_BREAK]:
+            over = played >= regular and (a != c or played >= regular + 2)
+        else:
+            over = (played == regular and a != c) or played >= regular + 2
+        if over:
             _finish(s, b, cfg)
             return
     s.f[b, F_DEAL_NO] += 1
