@@ -29,6 +29,18 @@ an existing file is never overwritten), the second to ``NAME-2.json``, ... (the 
 or by default to ``runs/play/<id>-<timestamp>.json``. A record replays with
 ``cardenvs.replay`` and opens in ``python -m cardenvs.view``.
 
+Who may talk to it. The server answers only requests whose ``Host`` is its own
+(``127.0.0.1:PORT`` or ``localhost:PORT``; any other is 421: a page of another site that
+reached it by DNS rebinding), refuses a request whose ``Origin`` header, when present, is not
+the server's own origin (403: a cross-site request), and needs the server's token (a random
+``secrets.token_urlsafe(32)`` drawn when the server starts, put in the page it serves, sent back
+by the page's script in the ``X-Cardenvs-Token`` header and compared with
+``hmac.compare_digest``) on ``GET /state`` and on every POST (403 without it). A POST body is
+JSON of at most ``MAX_BODY`` bytes sent as ``Content-Type: application/json`` (else 415), with a
+``Content-Length`` (411 without one, 400 for one that is not a number, 413 over the limit).
+Every refusal is a 4xx answer ``{"error": message}`` saying what was wrong; pages are never
+framed (``X-Frame-Options: DENY``).
+
 The HTTP interface (JSON):
 
 - ``GET /``: the page; ``GET /state``: ``{"game", "seat", "step" (actions so far), "scene" (the
@@ -53,12 +65,16 @@ plays every seat but the human's.
 
 from __future__ import annotations
 
+import hmac
 import json
+import re
 import secrets
 import shlex
+import sys
 import threading
 import time
 import webbrowser
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -70,6 +86,8 @@ from .play import record_path_problem
 #: the hosts ``serve`` binds (the loopback interface only)
 HOSTS = ("127.0.0.1", "localhost")
 MAX_BODY = 4096  # bytes of a POST body
+TOKEN_HEADER = "X-Cardenvs-Token"  # the header that carries the server's token
+_LENGTH = re.compile(r"[0-9]{1,12}")  # a Content-Length (ASCII digits only: not "²")
 
 
 class WebError(Exception):
@@ -328,45 +346,175 @@ WEB_BODY = """<div class="app">
 </div>"""
 
 
-def page(game: Game) -> str:
-    """The game's page: the table and controls; the state comes from ``GET /state``."""
+def page(game: Game, token: str = "") -> str:
+    """The game's page: the table and controls, and the server's ``token`` for its script;
+    the state comes from ``GET /state``."""
     title = f"{game.env_id}: player_{game.seat} — cardenvs"
     return view.page(
-        title, WEB_BODY, {"game": game.env_id, "seat": game.seat}, view.asset("web.js")
+        title,
+        WEB_BODY,
+        {"game": game.env_id, "seat": game.seat, "token": token},
+        view.asset("web.js"),
     )
 
 
-def _handler(game: Game, quiet: bool):
+def _handler(game: Game, quiet: bool, token: str):
     class Handler(BaseHTTPRequestHandler):
         server_version = "cardenvs-web"
+        timeout = 60  # seconds a connection may stay silent (a body promised but not sent)
 
         def log_message(self, fmt, *args):
             if not quiet:
                 super().log_message(fmt, *args)
 
-        def _send(self, status: int, body: bytes, kind: str) -> None:
+        # -- answers ---------------------------------------------------------------------------
+        def _send(self, status: int, body: bytes, kind: str, allow: str | None = None) -> None:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("X-Frame-Options", "DENY")
+            self.send_header("Content-Security-Policy", "frame-ancestors 'none'")
+            self.send_header("Referrer-Policy", "no-referrer")
+            if allow is not None:
+                self.send_header("Allow", allow)
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
 
-        def _json(self, status: int, value) -> None:
-            self._send(status, json.dumps(value).encode(), "application/json")
+        def _json(self, status: int, value, allow: str | None = None) -> None:
+            self._send(status, json.dumps(value).encode(), "application/json", allow)
 
+        def send_error(self, code, message=None, explain=None):
+            """The standard library's refusals (a malformed request line, headers too long,
+            an unknown method) as JSON; an unknown method is 405, not 501."""
+            allow = None
+            if code == HTTPStatus.NOT_IMPLEMENTED:
+                code, allow = HTTPStatus.METHOD_NOT_ALLOWED, "GET, POST"
+                message = (
+                    f"method {brief(self.command)} is not allowed: GET / or /state, "
+                    "POST /act or /new"
+                )
+                self._raw = None
+                self._drain()
+            self.close_connection = True
+            try:
+                self._json(int(code), {"error": message or HTTPStatus(code).phrase}, allow)
+            except OSError:  # the client has gone
+                pass
+
+        # -- checks ------------------------------------------------------------------------------
+        def _hosts(self) -> tuple[str, ...]:
+            port = self.server.server_address[1]
+            hosts = tuple(f"{h}:{port}" for h in HOSTS)
+            return hosts + (HOSTS if port == 80 else ())
+
+        def _check_host(self) -> str:
+            """The request's Host when it is this server's, else 421; then a present Origin
+            that is not this server's own origin is 403."""
+            hosts = self.headers.get_all("Host") or []
+            host = hosts[0].strip().lower() if len(hosts) == 1 else None
+            if host not in self._hosts():
+                raise WebError(
+                    421,
+                    f"Host {brief(hosts[0] if len(hosts) == 1 else hosts)} is not this server's: "
+                    f"it answers only to Host {' or '.join(self._hosts())}",
+                )
+            origins = self.headers.get_all("Origin") or []
+            if origins and (len(origins) > 1 or origins[0].strip().lower() != f"http://{host}"):
+                raise WebError(
+                    403,
+                    f"cross-origin request refused: Origin {brief(origins)} is not this "
+                    f"server's own origin http://{host}",
+                )
+            return host
+
+        def _check_token(self) -> None:
+            given = self.headers.get(TOKEN_HEADER)
+            good = given is not None and hmac.compare_digest(
+                given.strip().encode("utf-8", "backslashreplace"), token.encode()
+            )
+            if not good:
+                raise WebError(
+                    403,
+                    f"{'no' if given is None else 'a wrong'} token: the page of this server "
+                    f"sends its token in the {TOKEN_HEADER} header (reload the page)",
+                )
+
+        # -- the body ----------------------------------------------------------------------------
+        def _length(self) -> int:
+            """The body's length from Content-Length, or ``WebError`` (411, 400, 413)."""
+            if self.headers.get("Transfer-Encoding") is not None:
+                raise WebError(411, "Transfer-Encoding is not supported: send a Content-Length")
+            n = self.headers.get_all("Content-Length") or []
+            if not n:
+                raise WebError(
+                    411, f"a POST needs a Content-Length (a JSON body of at most {MAX_BODY} bytes)"
+                )
+            if len(n) > 1 or not _LENGTH.fullmatch(n[0].strip()):
+                raise WebError(
+                    400, f"Content-Length must be a number of bytes (0-9 only), got {brief(n)}"
+                )
+            if int(n[0]) > MAX_BODY:
+                raise WebError(
+                    413, f"the body is {int(n[0])} bytes: a POST takes at most {MAX_BODY}"
+                )
+            return int(n[0])
+
+        def _drain(self) -> bytes:
+            """Read the body (once) when its length is valid, so that a refusal is read by the
+            client rather than lost to a reset connection; b"" otherwise."""
+            if getattr(self, "_raw", None) is None:
+                try:
+                    self._raw = self.rfile.read(self._length())
+                except WebError:
+                    self._raw = b""
+            return self._raw
+
+        def _body(self):
+            kind = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+            if kind != "application/json":
+                raise WebError(
+                    415,
+                    f"a POST body is JSON sent as Content-Type: application/json, got "
+                    f"{brief(self.headers.get('Content-Type'))}",
+                )
+            self._length()  # its refusal, if any
+            raw = self._drain()
+            if not raw.strip():
+                return {}
+            try:
+                return json.loads(raw.decode("utf-8"))
+            except RecursionError:
+                raise WebError(400, "the body is JSON nested too deeply") from None
+            except (ValueError, UnicodeDecodeError):  # json.JSONDecodeError is a ValueError
+                raise WebError(400, f"the body is not JSON: {brief(raw)}") from None
+
+        # -- the methods -------------------------------------------------------------------------
         def do_GET(self):
             path = self.path.split("?", 1)[0]
-            if path == "/":
-                self._send(200, page(game).encode(), "text/html; charset=utf-8")
-            elif path == "/state":
-                self._json(200, game.state())
-            else:
-                self._json(404, {"error": f"no page {path}; GET / or /state"})
+            try:
+                self._check_host()
+                if path == "/":
+                    self._send(200, page(game, token).encode(), "text/html; charset=utf-8")
+                elif path == "/state":
+                    self._check_token()
+                    self._json(200, game.state())
+                else:
+                    raise WebError(404, f"no page {path}; GET / or /state")
+            except WebError as e:
+                self._json(e.status, {"error": str(e)})
 
         def do_POST(self):
             path = self.path.split("?", 1)[0]
+            self._raw = None
+            self._drain()  # a timeout here ends the connection (handle_one_request)
             try:
+                self._check_host()
+                self._check_token()
+                if path not in ("/act", "/new"):
+                    raise WebError(404, f"no action {path}; POST /act or /new")
                 body = self._body()
                 if path == "/act":
                     if not isinstance(body, dict) or "action" not in body:
@@ -375,10 +523,8 @@ def _handler(game: Game, quiet: bool):
                     if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
                         raise WebError(400, f"step must be an int, got {brief(step)}")
                     game.act(body["action"], step)
-                elif path == "/new":
-                    game.new()
                 else:
-                    raise WebError(404, f"no action {path}; POST /act or /new")
+                    game.new()
             except WebError as e:
                 self._json(e.status, {"error": str(e)})
                 return
@@ -388,19 +534,18 @@ def _handler(game: Game, quiet: bool):
                 return
             self._json(200, game.state())
 
-        def _body(self):
-            n = self.headers.get("Content-Length")
-            if n is None or not n.isdigit() or int(n) > MAX_BODY:
-                raise WebError(400, f"a POST needs a JSON body of at most {MAX_BODY} bytes")
-            raw = self.rfile.read(int(n))
-            if not raw:
-                return {}
-            try:
-                return json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                raise WebError(400, f"the body is not JSON: {brief(raw)}") from None
-
     return Handler
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """A client that went away (a reset or broken connection, a timeout) is no error of
+        the server's: no traceback; anything else is reported as usual."""
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handle_error(request, client_address)
 
 
 def make_server(
@@ -414,8 +559,9 @@ def make_server(
     record_path=None,
     quiet=True,
 ) -> ThreadingHTTPServer:
-    """The server of one game (not yet serving): ``.url``, ``.game`` (the ``Game``),
-    ``serve_forever()``, ``shutdown()``, ``server_close()``."""
+    """The server of one game (not yet serving): ``.url``, ``.game`` (the ``Game``), ``.token``
+    (what the page sends back, see the module docstring), ``serve_forever()``, ``shutdown()``,
+    ``server_close()``."""
     if host not in HOSTS:
         raise ValueError(
             f"host must be one of {list(HOSTS)} (the game binds 127.0.0.1 only), got {brief(host)}"
@@ -423,9 +569,10 @@ def make_server(
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"port must be an int in 0..65535 (0: any free port), got {brief(port)}")
     game = Game(env_id, seat, opponent, config, seed, record_path)
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(game, quiet))
-    server.daemon_threads = True
+    token = secrets.token_urlsafe(32)
+    server = _Server(("127.0.0.1", port), _handler(game, quiet, token))
     server.game = game
+    server.token = token
     server.url = f"http://127.0.0.1:{server.server_address[1]}/"
     return server
 

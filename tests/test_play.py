@@ -2,7 +2,7 @@
 (answers by number, once by name, once a bad one), a four-seat game, leaving early; the saved
 records replay; the answer parser and the command line's errors; the seed shown only once the
 game is over unless asked for, ``--record`` checked before play, the viewer's command quoted;
-``--web`` played over HTTP, and Ctrl-C saving an unfinished web game."""
+``--web`` played over HTTP with the page's token, and Ctrl-C saving an unfinished web game."""
 
 from __future__ import annotations
 
@@ -373,10 +373,13 @@ def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
                 break
         assert url, "no address printed"
 
+        token = page_token(url)
+
         def call(path, body=None):
             data = None if body is None else json.dumps(body).encode()
             req = urllib.request.Request(url + path, data=data, method="POST" if data else "GET")
             req.add_header("Content-Type", "application/json")
+            req.add_header("X-Cardenvs-Token", token)
             with urllib.request.urlopen(req, timeout=60) as r:
                 return json.loads(r.read())
 

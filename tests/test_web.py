@@ -136,9 +136,19 @@ def test_web__a_whole_game_by_clicking_legal_cards_and_buttons(env_id, driver, s
     assert errors(driver) == []
 
 
+def token_of(url: str) -> str:
+    """The server's token, from its page (``#cardenvs-data``), as the page's script reads it."""
+    base = url.split("/", 3)
+    with urllib.request.urlopen("/".join(base[:3]) + "/", timeout=30) as r:
+        text = r.read().decode()
+    m = re.search(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1))["token"]
+
+
 def post(url: str, body, raw: bytes | None = None) -> tuple[int, dict]:
     data_ = raw if raw is not None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data_, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", "X-Cardenvs-Token": token_of(url)}
+    req = urllib.request.Request(url, data=data_, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.loads(r.read())
@@ -147,8 +157,9 @@ def post(url: str, body, raw: bytes | None = None) -> tuple[int, dict]:
 
 
 def get(url: str) -> tuple[int, dict]:
+    req = urllib.request.Request(url, headers={"X-Cardenvs-Token": token_of(url)})
     try:
-        with urllib.request.urlopen(url, timeout=30) as r:
+        with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())

@@ -1,18 +1,23 @@
 /* cardenvs browser game (cardenvs.web): draws GET /state with Table.render from the human
    seat's view; a legal card of the human's hand is clicked to play it, every other legal action
    is a button (both carry data-legal); POST /act sends the choice with the step it was made
-   at, POST /new starts the next game. body[data-step], [data-over] and [data-busy] say where
-   the page is (for people and tests alike). */
+   at, POST /new starts the next game. Every request but the page's own carries the server's
+   token (the page's #cardenvs-data) in the X-Cardenvs-Token header. body[data-step], [data-over]
+   and [data-busy] say where the page is (for people and tests alike). */
 "use strict";
 (function () {
   var $ = function (id) { return document.getElementById(id); };
   var body = document.body;
   var current = null;
   var lastMine = 0; // the step of the human's last move: what happened since is highlighted
+  var token = JSON.parse($("cardenvs-data").textContent).token;
 
   function request(method, path, payload) {
     body.dataset.busy = "1";
-    var init = { method: method, headers: { "Content-Type": "application/json" } };
+    var init = {
+      method: method,
+      headers: { "Content-Type": "application/json", "X-Cardenvs-Token": token }
+    };
     if (payload !== undefined) init.body = JSON.stringify(payload);
     return fetch(path, init).then(function (r) {
       return r.json().then(function (j) { return { ok: r.ok, status: r.status, body: j }; });
@@ -67,8 +72,12 @@
       var b = Table.el("button", "", box, "new game");
       b.id = "newgame";
       b.onclick = function () {
-        request("POST", "/new").then(function (r) { message(""); lastMine = 0; show(r.body); })
-          .catch(fail);
+        request("POST", "/new", {}).then(function (r) {
+          if (!r.ok) return refused(r);
+          message("");
+          lastMine = 0;
+          show(r.body);
+        }).catch(fail);
       };
       if (s.record_path) {
         message('<div>Record saved to <code id="record-path">' + esc(s.record_path) +
@@ -99,7 +108,15 @@
   }
 
   function load() {
-    return request("GET", "/state").then(function (r) { show(r.body); }).catch(fail);
+    return request("GET", "/state").then(function (r) {
+      if (!r.ok) return refused(r);
+      show(r.body);
+    }).catch(fail);
+  }
+
+  function refused(r) {
+    body.dataset.busy = "0";
+    message("The game server refused (" + r.status + "): " + esc(r.body.error || ""), "error");
   }
 
   function fail(err) {
