@@ -27,11 +27,17 @@ players (``num_players`` where the game has it, else the game's only table size)
 (``episode``, ``reward``, rule switches) are validated but do not choose the model: a policy
 reads the same observation whatever the episode or reward, and a rule switch changes which
 actions are legal, never what an observation means. A number of players no model was trained
-for raises ``ValueError`` naming the models there are.
+for raises ``ValueError`` naming the models there are. A rule option that differs from the
+config the model was trained with (its header's ``config``; ``episode`` and ``reward`` aside,
+and options the game gained after the model was trained) gives a ``UserWarning`` naming each
+such option and both values: the model plays, but it never saw those rules.
 
 A model whose observation layout or action names differ from the installed game's (a later
 version of the game) is refused with ``ValueError`` (``cardenvs.policy.NumpyPolicy.check``):
-it would read the observation wrongly.
+it would read the observation wrongly. A file of the folder that is not a well-formed zoo model
+(unreadable, a foreign header, a bad ``zoo`` block) makes ``list``, ``find`` and ``load`` raise
+``ValueError`` naming the file and the field (``cardenvs.policy.read_header``); no file is
+unpickled.
 """
 
 from __future__ import annotations
@@ -39,16 +45,18 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import json
+import warnings
 from functools import cache
 from pathlib import Path
 
-import numpy as np
-
-from ..policy import NumpyAgent, NumpyPolicy
+from ..core.messages import brief
+from ..policy import NumpyAgent, NumpyPolicy, read_header
 from ..registry import GAMES, lookup
 
 MODELS = Path(__file__).resolve().parent / "models"
 MODES = ("greedy", "sample")
+#: options that never change what a model reads or may play: no warning when they differ
+UNWATCHED = ("episode", "reward")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,10 +86,25 @@ def _num_players(env_id: str, config: dict) -> int:
 
 @cache
 def _read_header(path: Path) -> dict:
-    with np.load(path, allow_pickle=False) as z:
-        if "header" not in z.files:
-            raise ValueError(f"{str(path)!r} is not a zoo model: it has no header")
-        return json.loads(str(z["header"][()]))
+    """The checked header of a zoo model (``ValueError`` naming the file and the field)."""
+    header = read_header(path, "zoo model")
+    zoo = header.get("zoo")
+    if not isinstance(zoo, dict):
+        raise ValueError(
+            f"{str(path)!r}: the model header has no 'zoo' block (a dict with 'name', "
+            f"'play_config' and 'evaluation'), got {brief(zoo)}"
+        )
+    for key in ("play_config", "evaluation"):
+        if not isinstance(zoo.get(key, {}), dict):
+            raise ValueError(
+                f"{str(path)!r}: the header's zoo block field {key!r} must be a dict, got "
+                f"{brief(zoo[key])}"
+            )
+    try:
+        _num_players(header["game"], zoo.get("play_config", {}))
+    except ValueError as e:
+        raise ValueError(f"{str(path)!r}: the header's game and zoo 'play_config': {e}") from None
+    return header
 
 
 def _entries(directory: Path | None = None) -> builtins.list[ZooModel]:
@@ -89,9 +112,7 @@ def _entries(directory: Path | None = None) -> builtins.list[ZooModel]:
     out = []
     for path in sorted(directory.glob("*.npz")):
         header = _read_header(path)
-        zoo = header.get("zoo")
-        if not isinstance(zoo, dict):
-            raise ValueError(f"{path.name}: the model header has no 'zoo' block")
+        zoo = header["zoo"]
         out.append(
             ZooModel(
                 name=path.stem,
@@ -159,10 +180,35 @@ def load(
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     model = find(env_id, directory, **config)
     policy = NumpyPolicy.load(model.path)
+    changed = _untrained(model, policy.header["config"], config)
+    if changed:
+        asked = ", ".join(f"{k}={a!r}" for k, (a, _) in changed.items())
+        trained = ", ".join(f"{k}={t!r}" for k, (_, t) in changed.items())
+        warnings.warn(
+            f"cardenvs.zoo.load({model.env_id!r}): {asked} differ(s) from the config the model "
+            f"{model.name!r} was trained on; it was trained with {trained}: it plays, but never "
+            "saw these rules",
+            UserWarning,
+            stacklevel=2,
+        )
     agent = NumpyAgent(policy, model.env_id, deterministic=mode == "greedy", seed=seed)
     agent.name = "zoo"
     agent.model = model
     return agent
+
+
+def _untrained(model: ZooModel, trained: dict, config: dict) -> dict:
+    """The options of ``config`` (resolved over the id's defaults) whose value differs from the
+    one in ``trained`` (the model header's config), ``UNWATCHED`` aside: ``{name: (asked,
+    trained)}``. An option the header lacks (added to the game after the model was trained) is
+    not compared."""
+    game, defaults = lookup(model.env_id)
+    asked = json.loads(json.dumps(game.config_cls.from_kwargs(**(defaults | config)).to_dict()))
+    return {
+        k: (v, trained[k])
+        for k, v in asked.items()
+        if k not in UNWATCHED and k in trained and trained[k] != v
+    }
 
 
 __all__ = ["GAMES", "MODELS", "MODES", "ZooModel", "find", "has", "list", "load"]
