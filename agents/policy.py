@@ -10,6 +10,13 @@ The tournament takes one as ``ppo:<path>`` (``python -m benchmarks.tournament --
 ppo:runs/piquet-v0/model.npz heuristic --games piquet-v0``). A ``.npz`` model plays with numpy
 alone; sb3-contrib and torch are imported only when a ``.zip`` model is loaded (the ``train``
 extra).
+
+Safety: a ``.npz`` model is read without unpickling (``allow_pickle=False``), so any ``.npz``
+file may be loaded. An SB3 ``.zip`` holds pickles (cloudpickled spaces and schedules, torch
+tensors): loading one runs whatever code its author put in it. So a path ending in ``.zip`` is
+refused with ``ValueError`` unless the caller passes ``trusted=True``, saying that it trusts the
+file (one it trained itself, or from someone it would let run code on this machine); a file of
+any other suffix is refused, trusted or not.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from cardenvs.policy import (  # noqa: F401  (re-exported: the trainer and tests
     check_batch,
     greedy,
     layout_id,
+    pick,
     sample,
 )
 
@@ -44,6 +52,8 @@ class PolicyAgent:
         deterministic: the most probable legal action, or a sample from the masked policy.
         seed: seeds the sampler (used only when ``deterministic=False``).
         name: the agent's name in reports (default: ``ppo``).
+        trusted: load a ``.zip`` path (SB3 unpickles it: loading runs any code the file holds);
+            without it a ``.zip`` is refused with ``ValueError``. A ``.npz`` never needs it.
     """
 
     def __init__(
@@ -53,6 +63,8 @@ class PolicyAgent:
         deterministic: bool = True,
         seed: int = 0,
         name: str = "ppo",
+        *,
+        trusted: bool = False,
     ):
         self.env_id = env_id
         self.deterministic = bool(deterministic)
@@ -69,7 +81,15 @@ class PolicyAgent:
             if not path.is_file():
                 raise ValueError(f"no saved model at {str(model)!r}")
             self.path = str(path)
-            model = NumpyPolicy.load(path) if path.suffix == ".npz" else _load_sb3(path)
+            if path.suffix == ".npz":
+                model = NumpyPolicy.load(path)
+            elif path.suffix == ".zip":
+                model = _load_sb3(path, trusted)
+            else:
+                raise ValueError(
+                    f"{str(path)!r} is not an .npz archive or an SB3 .zip: a saved model is a "
+                    "'.npz' (train/ppo.py) or, trusted, a '.zip' (train/sb3_ppo.py)"
+                )
         self.model = model
         self._rng = np.random.default_rng(seed)
         if isinstance(model, NumpyPolicy):
@@ -104,7 +124,7 @@ class PolicyAgent:
             x = torch.as_tensor(obs, dtype=torch.float32)
             features = policy.extract_features(x, policy.pi_features_extractor)
             logits = policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
-        return np.where(m, logits, -np.inf).argmax(axis=1)
+        return pick(logits, m)
 
     def _sample(self, obs: np.ndarray, m: np.ndarray) -> np.ndarray:
         if isinstance(self.model, NumpyPolicy):
@@ -136,7 +156,14 @@ class PolicyAgent:
         return actions
 
 
-def _load_sb3(path: Path):
+def _load_sb3(path: Path, trusted: bool):
+    if not trusted:
+        raise ValueError(
+            f"{str(path)!r} is an SB3 .zip model, refused: its pickles run code when loaded, so "
+            "load only a file you trust (one you trained, or from someone you would let run "
+            "code here), with PolicyAgent(path, env_id, trusted=True); a .npz model (train/ppo.py) "
+            "is read without pickles and needs no trust"
+        )
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as e:

@@ -143,37 +143,43 @@ def tiny_model(tmp_path_factory):
     return out / "model.zip"
 
 
-def test_train__evaluate_plays_a_saved_model_against_agents(tiny_model, tmp_path):
+def test_train__evaluate_plays_a_trusted_saved_model_against_agents(tiny_model, tmp_path):
+    """``train.evaluate`` on an SB3 ``.zip`` path: refused, since loading one unpickles it
+    (``PolicyAgent``'s ``trusted``; the command line has no flag for it yet); the model loaded
+    as trusted plays through ``train.evaluate.evaluate``."""
+    from agents.policy import PolicyAgent
+    from train.evaluate import evaluate
+
     report = tmp_path / "eval.json"
     cmd = [sys.executable, "-m", "train.evaluate", str(tiny_model), "--game", "piquet-v0"]
     cmd += ["--config", '{"episode": "deal"}', "--against", "random", "heuristic", "--n", "6"]
     cmd += ["--json", str(report)]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = json.loads(report.read_text())["results"]
+    assert done.returncode != 0 and "trusted=True" in done.stderr, done.stderr[-2000:]
+    assert not report.exists()
+    model = PolicyAgent(tiny_model, "piquet-v0", trusted=True).model
+    rows = evaluate(model, "piquet-v0", {"episode": "deal"}, ["random", "heuristic"], 6)
     assert [r["opponent"] for r in rows] == ["random", "heuristic"]
     for r in rows:
         assert r["games"] == 12 and r["ci_low"] <= r["win_rate"] <= r["ci_high"]
-    assert "piquet-v0 vs random" in done.stdout
 
 
-def test_train__a_saved_model_is_a_tournament_agent(tiny_model):
+def test_train__a_saved_model_is_a_tournament_agent_once_trusted(tiny_model):
     from agents.policy import PolicyAgent
     from benchmarks.tournament import run
 
-    report = run(["piquet-v0"], [f"ppo:{tiny_model}", "random"], 4, 0, {"episode": "deal"}, True)
-    row = report["games"]["piquet-v0"]["agents"][f"ppo:{tiny_model}"]
-    assert row["seats_played"] == 8
-    agent = PolicyAgent(tiny_model, "piquet-v0")
+    with pytest.raises(ValueError, match=r"model\.zip.*trusted=True"):
+        run(["piquet-v0"], [f"ppo:{tiny_model}", "random"], 4, 0, {"episode": "deal"}, True)
+    agent = PolicyAgent(tiny_model, "piquet-v0", trusted=True)
     env = cardenvs.make("piquet-v0", episode="deal")
     env.reset(seed=1)
     obs, *_ = env.last()
     a = agent.act(obs["observation"], obs["action_mask"])
     assert obs["action_mask"][a] and agent.act(obs["observation"], obs["action_mask"]) == a
     with pytest.raises(ValueError, match="trained on another game"):
-        PolicyAgent(tiny_model, "banque-v0")
+        PolicyAgent(tiny_model, "banque-v0", trusted=True)
     with pytest.raises(ValueError, match="no saved model"):
-        PolicyAgent(tiny_model.parent / "nope.zip", "piquet-v0")
+        PolicyAgent(tiny_model.parent / "nope.zip", "piquet-v0", trusted=True)
 
 
 def test_train__policy_agent_plays_what_predict_plays(tiny_model):
@@ -181,7 +187,7 @@ def test_train__policy_agent_plays_what_predict_plays(tiny_model):
     on real observations from every phase of random deals."""
     from agents.policy import PolicyAgent
 
-    agent = PolicyAgent(tiny_model, "piquet-v0")
+    agent = PolicyAgent(tiny_model, "piquet-v0", trusted=True)
     venv = cardenvs.make_vector("piquet-v0", 64, seed=3, episode="deal")
     obs, mask, _ = venv.reset()
     rng = np.random.default_rng(0)
