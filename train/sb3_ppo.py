@@ -282,7 +282,8 @@ def main(argv=None) -> dict:
         )
         path = _save(model, out, done_steps)
         if args.opponent in ("self", "mix"):
-            snapshots.append(PolicyAgent(path, args.game, name=path.stem))
+            # the checkpoint this run just wrote: trusted (an SB3 .zip is unpickled to load)
+            snapshots.append(PolicyAgent(path, args.game, name=path.stem, trusted=True))
             del snapshots[: -args.pool_size]
             venv.opponents = training_opponents(
                 args.opponent, args.game, args.seed, snapshots, args.num_envs
