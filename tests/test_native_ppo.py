@@ -4,6 +4,7 @@ trainers in a subprocess (torch needed for all but the credit and format tests).
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -582,13 +583,25 @@ def test_trainer__end_to_end_native_run_writes_model_logs_plot(native_run, tmp_p
     evals = (out / "eval.csv").read_text().splitlines()
     assert evals[0].startswith("opponent,games,win_rate") and len(evals) == 1 + 2 * 2
     assert f"model: {out / 'model.npz'}" in stdout
+    # every evaluation counts the games won, drawn and lost, and the mean reward's interval
+    for r in csv.DictReader((out / "eval.csv").open()):
+        assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == int(r["games"])
+        lo, hi = float(r["return_ci_low"]), float(r["return_ci_high"])
+        assert lo <= float(r["mean_return"]) <= hi
+    for r in summary["final"]:
+        assert f"W/D/L {r['wins']} / {r['draws']} / {r['losses']}, mean reward " in stdout
     seating = ["--n", "2", *(["--side"] if game.startswith("partnership") else [])]
     report = tmp_path / "eval.json"
     cmd = [str(out / "model.npz"), "--game", game, "--config", '{"episode": "deal"}', *seating]
-    run_module("train.evaluate", [*cmd, "--json", str(report)])
+    printed = run_module("train.evaluate", [*cmd, "--json", str(report)]).stdout
     rows = json.loads(report.read_text())["results"]
     assert [r["opponent"] for r in rows] == ["random", "heuristic"]
     assert all(r["games"] == 4 for r in rows)  # 2 games in each of the 2 seats or sides
+    for r in rows:
+        assert r["wins"] + r["draws"] + r["losses"] == r["games"]
+        assert r["return_ci_low"] <= r["mean_return"] <= r["return_ci_high"]
+        counts = f"W/D/L {r['wins']} / {r['draws']} / {r['losses']}"
+        assert f"over 4 games: {counts}, mean reward {r['mean_return']:+.3f} ± " in printed
     # the model through ISMCTS, rolling out with itself (search at play time)
     run_module("train.evaluate", [*cmd, "--n", "1", "--search", "3", "--against", "heuristic",
                                   "--json", str(report)])  # fmt: skip
@@ -660,12 +673,33 @@ def test_table__runs_a_setting_keeps_its_results_and_writes_the_table(tmp_path):
     assert cells[1] == "2" and cells[5] == "0.50"
     assert cells[6].startswith(f"{final['random']['win_rate']:.3f} (")
     assert cells[7].startswith(f"{final['heuristic']['win_rate']:.3f} (")
-    assert (
-        cells[8]
-        == f"{ismcts['win_rate']:.3f} ({ismcts['ci_low']:.3f}–{ismcts['ci_high']:.3f}), 2 deals"
+    # each result shows the games won / drawn / lost and the mean reward beside the win rate
+    for cell, r in ((cells[6], final["random"]), (cells[7], final["heuristic"])):
+        assert f"); W/D/L {r['wins']}/{r['draws']}/{r['losses']}; reward " in cell
+    assert cells[8] == (
+        f"{ismcts['win_rate']:.3f} ({ismcts['ci_low']:.3f}–{ismcts['ci_high']:.3f}); W/D/L "
+        f"{ismcts['wins']}/{ismcts['draws']}/{ismcts['losses']}; reward "
+        f"{ismcts['mean_return']:+.3f} ± "
+        f"{(ismcts['return_ci_high'] - ismcts['return_ci_low']) / 2:.3f}, 2 deals"
     )
     table_md = (docs / "table.md").read_text()
     assert "(piquet-v0/learning_curve.png)" in table_md  # links relative to the table's folder
+
+
+def test_table__a_result_cell_shows_draws_where_the_run_counted_them():
+    from train.table import ci, outcome_text
+
+    old = {"win_rate": 0.45, "ci_low": 0.4, "ci_high": 0.5, "mean_return": -0.02}
+    assert ci(old) == "0.450 (0.400–0.500)"  # stored before draws were counted
+    new = old | {"wins": 12, "draws": 170, "losses": 18, "return_ci_low": -0.05}
+    new["return_ci_high"] = 0.01
+    assert ci(new) == "0.450 (0.400–0.500); W/D/L 12/170/18; reward -0.020 ± 0.030"
+    # eval.csv's strings, and the zoo header's interval as a list
+    text = {k: str(v) for k, v in new.items()}
+    assert outcome_text(text) == "; W/D/L 12/170/18; reward -0.020 ± 0.030"
+    zoo = {k: v for k, v in new.items() if not k.startswith("return_ci")}
+    assert outcome_text(zoo | {"return_ci95": [-0.05, 0.01]}) == outcome_text(new)
+    assert outcome_text(zoo | {"return_ci95": [None, None]}) == "; W/D/L 12/170/18; reward -0.020"
 
 
 def test_table__a_failed_setting_is_reported_and_exits_nonzero(tmp_path):

@@ -267,7 +267,7 @@ TINY += ["--envs-per-runner", "8", "--eval-games", "8", "--num-cpus", "2"]
     ],
 )
 def test_rllib__ppo_trains_checkpoints_restores_and_saves_a_model_agents_load(
-    env_id, extra, tmp_path
+    env_id, extra, tmp_path, capsys
 ):
     """Two PPO iterations on RLlib (a local Ray with two CPUs) with the league; the env checks
     every action (an illegal one would stop the run: env-runner restarts are off); the
@@ -278,6 +278,10 @@ def test_rllib__ppo_trains_checkpoints_restores_and_saves_a_model_agents_load(
     summary = rllib_ppo.main(argv + TINY + extra)
     assert summary["iterations"] == 2 and summary["main_trained"] > 0
     assert {r["opponent"] for r in summary["final"]} == {"random", "heuristic"}
+    printed = capsys.readouterr().out
+    for r in summary["final"]:  # the games won, drawn and lost beside the win rate
+        assert r["wins"] + r["draws"] + r["losses"] == r["games"]
+        assert f", W/D/L {r['wins']}/{r['draws']}/{r['losses']}, mean reward " in printed
     assert (out / "progress.csv").read_text().count("\n") == 3
     assert json.loads((out / "summary.json").read_text())["game"] == env_id
 

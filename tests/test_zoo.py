@@ -433,3 +433,36 @@ def test_zoo__the_shipped_models_load_without_a_warning():
         warnings.simplefilter("error")
         for m in MODELS:
             cardenvs.zoo.load(m.env_id, **m.config)
+
+
+def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
+    """``train.zoo.package`` keeps each evaluation's wins, draws, losses and mean-reward interval
+    (from ``eval.csv``, as the trainer writes it); the table shows them beside the win rate, and a
+    model packaged before they were counted shows the win rate alone (the README's table)."""
+    import csv
+    import types
+
+    from train.zoo import _cell, package, table
+
+    run = tmp_path / "runs" / "piquet-v0"
+    run.mkdir(parents=True)
+    random_model(run / "model.npz", "piquet-v0", hidden=(8,))
+    row = {"games": 400, "win_rate": 0.45, "ci_low": 0.4, "ci_high": 0.5, "baseline": 0.5}
+    row |= {"wins": 20, "draws": 320, "losses": 60, "mean_return": -0.1}
+    row |= {"return_ci_low": -0.15, "return_ci_high": -0.05, "timesteps": 1000}
+    with open(run / "eval.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["opponent", *row])
+        w.writeheader()
+        w.writerows([{"opponent": "random", **row}, {"opponent": "heuristic", **row}])
+    path = package("piquet-v0", tmp_path / "runs", tmp_path / "models")
+    kept = NumpyPolicy.load(path).header["zoo"]["evaluation"]["heuristic"]
+    assert (kept["wins"], kept["draws"], kept["losses"]) == (20, 320, 60)
+    assert kept["mean_return"] == -0.1 and kept["return_ci95"] == [-0.15, -0.05]
+    assert _cell(kept) == "0.450 (0.400–0.500); W/D/L 20/320/60; reward -0.100 ± 0.050"
+    old = {k: v for k, v in kept.items() if k not in ("wins", "draws", "losses", "return_ci95")}
+    assert _cell(old) == "0.450 (0.400–0.500)"
+    model = types.SimpleNamespace(name="piquet-v0", num_players=2)
+    model.evaluation = {"random": kept, "heuristic": old, "learner_decisions": 1000}
+    line = table([model]).splitlines()[-1]
+    assert "| 0.450 (0.400–0.500); W/D/L 20/320/60; reward -0.100 ± 0.050 |" in line
+    assert line.endswith("| 0.450 (0.400–0.500) |  |")

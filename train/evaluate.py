@@ -7,8 +7,14 @@ report its win rates.
 For each opponent, ``--n`` games are played with the model in each seat in turn, the opponent
 filling every other seat (``--all-seatings``: every arrangement that uses both, as in the
 tournament), on the batched engine (``benchmarks.tournament.head_to_head``). A win shared with
-other seats counts as a share, so 1/P is equal strength. Prints one line per opponent (win rate,
-95% Wilson interval, the 1/P baseline, mean reward) and writes ``--json`` if given.
+other seats counts as a share, so 1/P is equal strength. Prints one line per opponent: the win
+rate with its 95% Wilson interval and the 1/P baseline, then the model's seats (with ``--side``:
+games) won / drawn / lost and its mean reward with a 95% interval (normal approximation, mean ±
+1.96·sd/√n). A game is drawn when every seat's reward is equal; otherwise a seat with the best
+reward won (a win shared with other seats counts as won) and the others lost. A win rate near the
+baseline made of draws (two-player Esel) shows as such. ``--json`` writes the same rows
+(``head_to_head``'s: ``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci_low``,
+``return_ci_high`` beside the win rate) if given.
 
 Arguments
 ---------
@@ -44,7 +50,13 @@ sys.path.insert(0, str(ROOT))
 import cardenvs  # noqa: E402
 from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
-from benchmarks.tournament import AGENTS, head_to_head, make_agent  # noqa: E402
+from benchmarks.tournament import (  # noqa: E402
+    AGENTS,
+    head_to_head,
+    make_agent,
+    reward_text,
+    wdl_text,
+)
 
 
 def evaluate(
@@ -112,6 +124,17 @@ def parse(argv=None):
     return a
 
 
+def line(game: str, r: dict) -> str:
+    """One opponent's result as printed: win rate, interval, baseline, wins / draws / losses and
+    the mean reward with its interval."""
+    reward = reward_text(r["mean_return"], r.get("return_ci_low"), r.get("return_ci_high"))
+    return (
+        f"{game} vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
+        f"(95% CI {r['ci_low']:.3f}-{r['ci_high']:.3f}; baseline {r['baseline']:.2f}) "
+        f"over {r['games']} games: W/D/L {wdl_text(r)}, mean reward {reward}"
+    )
+
+
 def main(argv=None) -> list[dict]:
     a = parse(argv)
     rows = evaluate(
@@ -129,11 +152,7 @@ def main(argv=None) -> list[dict]:
         search=a.search,
     )
     for r in rows:
-        print(
-            f"{a.game} vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
-            f"(95% CI {r['ci_low']:.3f}-{r['ci_high']:.3f}; baseline {r['baseline']:.2f}) "
-            f"over {r['games']} games, mean reward {r['mean_return']:+.3f}"
-        )
+        print(line(a.game, r))
     if a.json:
         out = {"model": a.model, "game": a.game, "config": a.config, "search": a.search}
         Path(a.json).write_text(json.dumps(out | {"results": rows}))

@@ -70,7 +70,11 @@ rollout's forward pass, the league, credit assignment and the update). Evaluatio
 against the random and the heuristic agents on the batched engine (``train.evaluate``,
 ``benchmarks.tournament.head_to_head``): every seat in turn alone against the others
 (``--eval-seating solo``), or as a side (``side``, the default for partnership Piquet), or every
-arrangement of the two agents (``all``); win rates with 95% Wilson intervals.
+arrangement of the two agents (``all``); win rates with 95% Wilson intervals, and beside them the
+model's seats (or sides) won / drawn / lost and its mean reward with a 95% interval
+(``head_to_head``'s ``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci_low``,
+``return_ci_high``: columns of ``eval.csv``, in the printed lines and, as the draws' share, a
+dotted line of the learning curve), so a setting that mostly draws cannot pass for an even one.
 
 **Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
 training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
@@ -782,7 +786,8 @@ def evaluate(model_path: Path, args, venv) -> list[dict]:
 
 
 def plot(rows: list[dict], path: Path, title: str) -> bool:
-    """Win rate (95% CI) against learner decisions and against wall-clock minutes."""
+    """Win rate (95% CI) against learner decisions and against wall-clock minutes, and the share
+    of drawn games (dotted) where the rows count draws."""
     try:
         import matplotlib
 
@@ -798,13 +803,16 @@ def plot(rows: list[dict], path: Path, title: str) -> bool:
         for opp in sorted({r["opponent"] for r in rows}):
             pts = [r for r in rows if r["opponent"] == opp]
             x = [r[key] for r in pts]
-            ax.plot(x, [r["win_rate"] for r in pts], marker="o", label=f"vs {opp}")
+            line = ax.plot(x, [r["win_rate"] for r in pts], marker="o", label=f"vs {opp}")[0]
             ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
+            if all("draws" in r for r in pts):
+                drawn = [int(r["draws"]) / int(r["games"]) for r in pts]
+                ax.plot(x, drawn, ":", color=line.get_color(), label=f"draws vs {opp}")
         if rows:
             ax.axhline(rows[0]["baseline"], color="grey", linestyle="--", label="equal strength")
         ax.set_xlabel(label)
         ax.set_ylim(0, 1)
-    axes[0].set_ylabel("win rate (95% CI)")
+    axes[0].set_ylabel("win rate (95% CI); draws")
     axes[0].legend()
     fig.suptitle(title)
     fig.tight_layout()
@@ -850,7 +858,10 @@ class Logs:
             w.writerows(self.eval_rows)
         if self.tb is not None:
             for r in rows:
-                self.tb.add_scalar(f"eval/win_rate_{r['opponent']}", r["win_rate"], r["timesteps"])
+                step, opp = r["timesteps"], r["opponent"]
+                self.tb.add_scalar(f"eval/win_rate_{opp}", r["win_rate"], step)
+                self.tb.add_scalar(f"eval/draw_share_{opp}", r["draws"] / r["games"], step)
+                self.tb.add_scalar(f"eval/mean_return_{opp}", r["mean_return"], step)
 
     def close(self) -> None:
         if self._progress is not None:
@@ -1203,10 +1214,14 @@ def main(argv=None) -> dict:
         f"training time: engine {sh['env']:.1%}, rollout forward {sh['policy']:.1%}, league "
         f"{sh['league']:.1%}, credit {sh['credit']:.1%}, update {sh['update']:.1%}"
     )
+    from benchmarks.tournament import reward_text, wdl_text
+
     for r in logs.eval_rows[-2:]:
+        reward = reward_text(r["mean_return"], r["return_ci_low"], r["return_ci_high"])
         print(
             f"vs {r['opponent']}: win rate {r['win_rate']:.3f} ({r['ci_low']:.3f}-"
-            f"{r['ci_high']:.3f}; equal strength {r['baseline']:.2f}) over {r['games']} games"
+            f"{r['ci_high']:.3f}; equal strength {r['baseline']:.2f}) over {r['games']} games: "
+            f"W/D/L {wdl_text(r)}, mean reward {reward}"
         )
     print(f"model: {model_path}; logs: {out}/progress.csv, {out}/eval.csv, TensorBoard in {out}")
     print(f"plot: {out / 'learning_curve.png'}; summary: {out / 'summary.json'}")
@@ -1215,7 +1230,8 @@ def main(argv=None) -> dict:
 
 def _eval_note(rows: list[dict]) -> str:
     return "| " + " | ".join(
-        f"vs {r['opponent']}: {r['win_rate']:.2f} ({r['ci_low']:.2f}-{r['ci_high']:.2f})"
+        f"vs {r['opponent']}: {r['win_rate']:.2f} ({r['ci_low']:.2f}-{r['ci_high']:.2f}) "
+        f"W/D/L {r['wins']}/{r['draws']}/{r['losses']}"
         for r in rows
     )
 

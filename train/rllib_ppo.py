@@ -14,7 +14,8 @@ self-play). Partners (partnership Piquet's ``sides``) always share a policy.
 Every ``--eval-every`` iterations (and at the end) ``main`` is written as the ``cardenvs.policy``
 ``.npz`` model of the native trainer (``model.npz``: the zoo, the ladder, ``train.evaluate`` and
 ``cardenvs.play`` load it) and plays ``--eval-games`` games against random and the heuristic on
-the batched engine (``train.evaluate``; 95% Wilson intervals), and the algorithm is checkpointed
+the batched engine (``train.evaluate``: win rates with 95% Wilson intervals, games won / drawn /
+lost and the mean reward with its 95% interval), and the algorithm is checkpointed
 (``checkpoint/``, ``Algorithm.from_checkpoint``; ``--restore`` continues from one).
 
 Outputs in ``--out`` (default ``runs/rllib-<game>``): ``model.npz``, ``checkpoint/``,
@@ -401,7 +402,9 @@ def main(argv=None) -> dict:
                     w.writerows(evals)
                 algo.save_to_path(str((out / "checkpoint").resolve()))
                 line += "; " + ", ".join(
-                    f"{r['opponent']} {r['win_rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+                    f"{r['opponent']} {r['win_rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f}"
+                    f", W/D/L {r['wins']}/{r['draws']}/{r['losses']}, mean reward "
+                    f"{r['mean_return']:+.3f})"
                     for r in new
                 )
             print(line, flush=True)

@@ -9,8 +9,9 @@ The learner plays one seat per game on the batched engine (``cardenvs.wrappers.s
 N games in one process, the learner's seat rotating over the games, the opponents' moves
 computed in batch). sb3-contrib's ``MaskablePPO`` trains on the legal-action masks. Every
 ``--eval-every`` steps the current policy (deterministic, masked) plays ``--eval-games`` games
-against the random and the heuristic agents; win rates with 95% Wilson intervals go to the log
-and to ``eval.csv``. At the end: the model (``model.zip``), ``progress.csv`` (SB3's training
+against the random and the heuristic agents (``train.evaluate``); win rates with 95% Wilson
+intervals and the games won / drawn / lost go to the log, and ``eval.csv`` has them with the mean
+reward and its 95% interval. At the end: the model (``model.zip``), ``progress.csv`` (SB3's training
 log), ``eval.csv`` and a learning-curve PNG (``learning_curve.png``: win rate against steps, one
 line per opponent) in ``--out``.
 
@@ -24,7 +25,8 @@ Opponents during training (``--opponent``):
 
 Logs: SB3's training log as CSV (``progress.csv``) and, when ``tensorboard`` is installed (the
 ``train`` extra), as TensorBoard events (``tensorboard --logdir <out>``); evaluations also go to
-TensorBoard (``eval/win_rate_<opponent>``). ``summary.json`` reports the training throughput and
+TensorBoard (``eval/win_rate_<opponent>``, ``eval/draw_share_<opponent>``,
+``eval/mean_return_<opponent>``). ``summary.json`` reports the training throughput and
 the share of the wall time spent in the environment (the engine stepping, the opponents'
 moves apart) and in the opponents' policies.
 
@@ -267,6 +269,8 @@ def main(argv=None) -> dict:
             r["seconds"] = time.perf_counter() - t0
             rows.append(r)
             logger.record(f"eval/win_rate_{opp}", r["win_rate"])
+            logger.record(f"eval/draw_share_{opp}", r["draws"] / r["games"])
+            logger.record(f"eval/mean_return_{opp}", r["mean_return"])
         logger.dump(done_steps)
         bar = "#" * int(30 * done_steps / args.total_timesteps)
         last = {r["opponent"]: r for r in rows[-2:]}
@@ -275,7 +279,8 @@ def main(argv=None) -> dict:
             + f"[{bar:30s}] {done_steps:,}/{args.total_timesteps:,} steps "
             f"{done_steps / (time.perf_counter() - t0):,.0f} steps/s | "
             + " | ".join(
-                f"vs {o}: {v['win_rate']:.2f} ({v['ci_low']:.2f}-{v['ci_high']:.2f})"
+                f"vs {o}: {v['win_rate']:.2f} ({v['ci_low']:.2f}-{v['ci_high']:.2f}) "
+                f"W/D/L {v['wins']}/{v['draws']}/{v['losses']}"
                 for o, v in last.items()
             ),
             flush=True,

@@ -13,6 +13,11 @@ or as a side in partnership Piquet, 400 games per opponent, 95% Wilson intervals
 also plays single deals against ISMCTS (400 iterations a move, heuristic roll-outs; ``--ismcts-n``
 deals from each seat), the search of the baselines table.
 
+A result cell of the table is the win rate with its 95% Wilson interval, then the model's seats
+(sides) won / drawn / lost and its mean reward with a 95% interval (normal approximation, mean ±
+1.96·sd/√n; ``benchmarks.tournament.head_to_head``): ``0.453 (0.404–0.501); W/D/L 16/330/54;
+reward -0.095 ± 0.040``. A result stored before draws were counted shows the win rate alone.
+
 Each setting's ``summary.json``, ``eval.csv``, ``progress.csv`` and ``learning_curve.png`` (and
 ``ismcts.json``) are copied to ``docs/training/native/<setting>/``; the model and the
 checkpoints stay in ``runs/table/<setting>/``. ``docs/training/native/table.md`` gets the table.
@@ -124,8 +129,23 @@ def keep(name: str, a: argparse.Namespace) -> None:
             shutil.copy2(src / f, dst / f)
 
 
+def outcome_text(row: dict) -> str:
+    """``"; W/D/L <wins>/<draws>/<losses>; reward <mean> ± <half-width>"`` of a result row that
+    counts them (``head_to_head``'s keys, flat as in ``eval.csv`` and ``summary.json``, or the
+    zoo header's ``return_ci95``); ``""`` for a row stored before they were counted."""
+    if any(row.get(k) in (None, "") for k in ("wins", "draws", "losses", "mean_return")):
+        return ""
+    text = f"; W/D/L {int(row['wins'])}/{int(row['draws'])}/{int(row['losses'])}; reward "
+    lo, hi = row.get("return_ci95") or (row.get("return_ci_low"), row.get("return_ci_high"))
+    text += f"{float(row['mean_return']):+.3f}"
+    if lo not in (None, "") and hi not in (None, ""):
+        text += f" ± {(float(hi) - float(lo)) / 2:.3f}"
+    return text
+
+
 def ci(row: dict) -> str:
-    return f"{row['win_rate']:.3f} ({row['ci_low']:.3f}–{row['ci_high']:.3f})"
+    """A result cell: the win rate and its 95% interval, then ``outcome_text``."""
+    return f"{row['win_rate']:.3f} ({row['ci_low']:.3f}–{row['ci_high']:.3f})" + outcome_text(row)
 
 
 def table(docs: Path = DOCS, link: str = "docs/training/native/") -> str:

@@ -5,15 +5,18 @@
     python -m train.zoo --only esel-v0_2p --runs runs/table
     python -m train.zoo --table                   # the shipped models' table (README)
 
-For each setting of ``train/table.py`` (a game id, or two-player Banque and Esel), the run's
-final model (``<runs>/<setting>/model.npz``) is copied into the zoo with a ``zoo`` block added to
-its header: the setting's name, the config the model plays (``play_config``: ``num_players``
-where the game has a choice), and its ``evaluation``: the trainer's last evaluation of the final
-model (whole games against random and the heuristic, the model alone in each seat or as a side,
-95% Wilson intervals, from the run's ``eval.csv``) and the ISMCTS result where the run has one
-(``ismcts.json``). The training command, commit and learner decisions are already in the header
-(``train/ppo.py`` writes them). The model is checked against the installed game first, and the
-packaged file must load through ``cardenvs.zoo`` before it is kept.
+For each setting of ``train/table.py`` (a game id, or two-player Banque and Esel), the run's final
+model (``<runs>/<setting>/model.npz``) is copied into the zoo with a ``zoo`` block added to its
+header: the setting's name, the config the model plays (``play_config``: ``num_players`` where the
+game has a choice), and its ``evaluation``: the trainer's last evaluation of the final model (whole
+games against random and the heuristic, the model alone in each seat or as a side, 95% Wilson
+intervals, from the run's ``eval.csv``) and the ISMCTS result where the run has one
+(``ismcts.json``); each result keeps the games won / drawn / lost and the mean reward with its 95%
+interval (``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci95``) where the run counted
+them (runs before they were counted: the win rate and mean reward alone). The training command,
+commit and learner decisions are already in the header (``train/ppo.py`` writes them). The model is
+checked against the installed game first, and the packaged file must load through ``cardenvs.zoo``
+before it is kept.
 """
 
 from __future__ import annotations
@@ -27,14 +30,20 @@ from pathlib import Path
 import cardenvs
 import cardenvs.zoo
 from cardenvs.policy import NumpyPolicy
-from train.table import RUNS, SETTINGS
+from train.table import RUNS, SETTINGS, outcome_text
 
 MAX_BYTES = 2_000_000  # a zoo model stays well under 2 MB (package data)
 
 
+def _number(x, kind=float):
+    """A field of an evaluation row (a CSV string or a JSON value) or None where it is empty."""
+    return None if x in (None, "") else kind(float(x))
+
+
 def _result(r: dict, episode: str) -> dict:
-    """One evaluation row (``eval.csv``'s or ``train.evaluate``'s JSON) as the header keeps it."""
-    return {
+    """One evaluation row (``eval.csv``'s or ``train.evaluate``'s JSON) as the header keeps it;
+    the wins, draws, losses and the mean reward's interval where the row has them."""
+    out = {
         "games": int(r["games"]),
         "win_rate": float(r["win_rate"]),
         "ci95": [float(r["ci_low"]), float(r["ci_high"])],
@@ -42,6 +51,10 @@ def _result(r: dict, episode: str) -> dict:
         "mean_return": float(r["mean_return"]),
         "episode": episode,
     }
+    if all(r.get(k) not in (None, "") for k in ("wins", "draws", "losses")):
+        out |= {k: _number(r[k], int) for k in ("wins", "draws", "losses")}
+        out["return_ci95"] = [_number(r.get("return_ci_low")), _number(r.get("return_ci_high"))]
+    return out
 
 
 def final_evaluation(run: Path) -> dict:
@@ -99,14 +112,17 @@ def _cell(row: dict | None) -> str:
     if not row:
         return ""
     lo, hi = row["ci95"]
-    return f"{row['win_rate']:.3f} ({lo:.3f}–{hi:.3f})"
+    return f"{row['win_rate']:.3f} ({lo:.3f}–{hi:.3f})" + outcome_text(row)
 
 
 def table(models=None) -> str:
     """The zoo's models as a Markdown table (from their headers): the setting, the players, the
     learner decisions trained on, and the packaged evaluation against random and the heuristic
     (whole games, the model alone in each seat or as a side) and ISMCTS with 400 iterations
-    (single deals, two-player games)."""
+    (single deals, two-player games). A result cell is the win rate with its 95% Wilson
+    interval, then the games won / drawn / lost and the mean reward with its 95% interval
+    (``train.table.outcome_text``: ``0.453 (0.404–0.501); W/D/L 16/330/54; reward -0.095 ±
+    0.040``); a model packaged before draws were counted shows the win rate alone."""
     lines = [
         "| model | players | learner decisions | equal strength | vs random | vs heuristic "
         "| vs ISMCTS-400 (single deals) |",
@@ -142,7 +158,11 @@ def main(argv=None) -> list[Path]:
         except (OSError, ValueError) as e:
             sys.exit(f"{name}: {e}")
         ev = NumpyPolicy.load(path).header["zoo"]["evaluation"]
-        line = ", ".join(f"{k} {v['win_rate']:.3f}" for k, v in ev.items() if isinstance(v, dict))
+        line = ", ".join(
+            f"{k} {v['win_rate']:.3f}{outcome_text(v)}"
+            for k, v in ev.items()
+            if isinstance(v, dict)
+        )
         print(f"{path} ({path.stat().st_size:,} bytes): {line}")
         done.append(path)
     return done
