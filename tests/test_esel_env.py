@@ -94,6 +94,7 @@ def config_strategy(max_hands=(1, 2, 3)):
             "episode": st.sampled_from(["game", "deal"]),
             "reward": st.sampled_from(["win", "score"]),
             "max_hands": st.sampled_from(max_hands),
+            "tie_break": st.sampled_from(["play_on", "hand_points"]),
         }
     )
 
@@ -465,17 +466,29 @@ def expected_rewards(s, b: int, config: C.Config) -> list[float]:
 
 def check_game_end(s, b: int, config: C.Config) -> None:
     """The game ends (5.3, A13) when exactly one player is at 0 banks (he wins), or someone has
-    6 banks and the fewest are unique (they win), or after max_hands (fewest win, tie drawn)."""
+    6 banks and the fewest are unique (they win), or after max_hands (fewest win, tie drawn).
+    With ``tie_break="hand_points"`` a tie that would play on (several at 0, or the fewest tied
+    at 6 banks or after max_hands) goes to the tied player with the most points in that hand,
+    unless those are tied too."""
     P = config.num_players
     banks = [int(x) for x in L.field(s, "banks")[b, :P]]
+    points = [int(x) for x in L.field(s, "last_points")[b, :P]]
     hands = int(L.field(s, "deal_no")[b]) + 1
     w = int(L.field(s, "winner")[b])
     low = min(banks)
     unique_low = banks.count(low) == 1
+    tied = [p for p in range(P) if banks[p] == low]
+    top = max(points[p] for p in tied)
+    by_points = [p for p in tied if points[p] == top]
+    decisive = config.tie_break == "hand_points" and len(by_points) == 1
     if banks.count(0) == 1:
         assert w == banks.index(0), f"row {b}: banks {banks}, winner {w}"
     elif (max(banks) >= K.LOSE_BANKS or hands == config.max_hands) and unique_low:
         assert w == banks.index(low), f"row {b}: banks {banks}, winner {w}"
+    elif decisive and (
+        banks.count(0) >= 2 or max(banks) >= K.LOSE_BANKS or hands == config.max_hands
+    ):
+        assert w == by_points[0], f"row {b}: banks {banks}, hand points {points}, winner {w}"
     elif hands == config.max_hands:
         assert w == -1, f"row {b}: banks {banks} after the last hand, winner {w}"
     elif config.episode == "deal":

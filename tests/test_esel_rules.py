@@ -648,6 +648,61 @@ def test_end_of_game__zero_wins_six_loses_ties_play_on(
         assert L.field(s, "winner")[0] == winner
 
 
+@pytest.mark.parametrize(
+    "banks, decl, points, deal_no, after, winner",
+    [
+        # two players reach 0 together: the one with more points in that hand wins at once
+        ([1, 1, 3, 3], ["no"] * 4, [100, 95, 0, 0], 0, [0, 0, 3, 3], 0),
+        ([1, 1, 3, 3], ["no"] * 4, [95, 100, 0, 0], 0, [0, 0, 3, 3], 1),
+        # only the tied players count: seat 2 took more points but is not at 0
+        ([1, 1, 3, 3], ["no"] * 4, [95, 97, 100, 0], 0, [0, 0, 2, 3], 1),
+        # equal points too: play on, the next hand decides
+        ([1, 1, 3, 3], ["no"] * 4, [95, 95, 0, 0], 0, [0, 0, 3, 3], None),
+        # the fewest banks tied when someone reaches 6: the tied player with more points wins
+        ([5, 2, 2, 4], ["go", "no", "no", "no"], [0, 30, 40, 0], 0, [6, 2, 2, 4], 2),
+        # a tie for fewest with nobody at 6 is no end: play on
+        ([3, 2, 2, 4], ["no"] * 4, [0, 30, 40, 0], 0, [3, 2, 2, 4], None),
+        # after max_hands a tie for fewest is decided by the hand's points, not drawn
+        ([2, 2, 4, 3], ["no"] * 4, [10, 20, 0, 0], 4, [2, 2, 4, 3], 1),
+        ([2, 2, 4, 3], ["no"] * 4, [20, 20, 0, 0], 4, [2, 2, 4, 3], -1),
+    ],
+)
+def test_end_of_game__hand_points_tie_break(banks, decl, points, deal_no, after, winner):
+    """``tie_break="hand_points"`` (the decisive reading of A13): a tie that would play on goes
+    to the tied player with the most points in the hand where it arose."""
+    s = end_hand(
+        4,
+        banks=banks,
+        points=points,
+        decl=decl,
+        deal_no=deal_no,
+        max_hands=5,
+        tie_break="hand_points",
+    )
+    assert L.field(s, "banks")[0].tolist() == after
+    if winner is None:
+        assert L.field(s, "phase")[0] != K.PHASE_OVER
+        assert L.field(s, "deal_no")[0] == deal_no + 1
+    else:
+        assert L.field(s, "phase")[0] == K.PHASE_OVER
+        assert L.field(s, "winner")[0] == winner
+    # the default rule (A13) plays every one of these ties on, or draws at the cap
+    s = end_hand(4, banks=banks, points=points, decl=decl, deal_no=deal_no, max_hands=5)
+    if deal_no < 4:
+        assert L.field(s, "phase")[0] != K.PHASE_OVER
+    else:
+        assert L.field(s, "winner")[0] == -1
+
+
+def test_end_of_game__hand_points_two_players_end_in_the_hand_that_settles_the_tie():
+    """Two players both discharge their last bank in a hand (the usual two-player ending): with
+    ``hand_points`` the higher hand total wins then; by default the game plays on."""
+    s = end_hand(2, banks=[1, 1], points=[95, 89], decl=["no", "no"], tie_break="hand_points")
+    assert L.field(s, "phase")[0] == K.PHASE_OVER and L.field(s, "winner")[0] == 0
+    s = end_hand(2, banks=[1, 1], points=[95, 89], decl=["no", "no"])
+    assert L.field(s, "phase")[0] != K.PHASE_OVER
+
+
 @pytest.mark.parametrize("next_dealer, expected", [("first_leader", 2), ("left", 1), ("same", 0)])
 def test_next_dealer__first_leader_of_the_previous_hand(next_dealer, expected):
     # dealer 0; seat 2 holds the 6D and leads the first trick (not the dealer's left, seat 1)

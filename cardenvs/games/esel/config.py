@@ -78,6 +78,15 @@ class Config(GameConfig):
         "first_leader", ("first_leader", "left", "same"), doc="dealer of the next hand (A12)"
     )
     max_hands: int = option(60, low=1, high=120, doc="hands after which the game is decided")
+    # --- options added later (left out of records while at their default) --------------------
+    tie_break: str = option(
+        "play_on",
+        ("play_on", "hand_points"),
+        doc="a tie at the end (5.3): play on until it is broken (A13), or the tied player "
+        "with the most points in that hand wins, else the next hand's decide",
+    )
+
+    LATER = ("tie_break",)
 
     def __post_init__(self):
         super().__post_init__()
@@ -117,6 +126,7 @@ C_FOUR_SUIT_BONUS = Config.index("four_suit_bonus")
 C_FOUR_CARDS_READING = Config.index("four_cards_reading")
 C_NEXT_DEALER = Config.index("next_dealer")
 C_MAX_HANDS = Config.index("max_hands")
+C_TIE_BREAK = Config.index("tie_break")
 
 __doc__ = __doc__.replace("{config_table}", Config.describe())
 
@@ -131,3 +141,4 @@ NEXT_DEALER_LEFT = Config.code("next_dealer", "left")
 TRUMP_ASSIGNMENT_CHOOSE = Config.code("trump_assignment", "choose")
 TRUMP_ASSIGNMENT_RANDOM = Config.code("trump_assignment", "random")
 TRUMP_MUST_EXCEED_ALL = Config.code("trump_must_exceed", "all")
+TIE_BREAK_HAND_POINTS = Config.code("tie_break", "hand_points")

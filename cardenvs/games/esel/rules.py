@@ -52,6 +52,7 @@ from .config import (
     C_RETROACTIVE_CHAIN,
     C_REWARD,
     C_SAME_TRUMP_TAKEN_BY_KILL,
+    C_TIE_BREAK,
     C_TRUMP_ASSIGNMENT,
     C_TRUMP_MUST_EXCEED,
     C_TRUMP_OPTION,
@@ -61,6 +62,7 @@ from .config import (
     KILL_AFTER_TRUMP_BEATS_LAST_MAIN,
     NEXT_DEALER_FIRST_LEADER,
     NEXT_DEALER_LEFT,
+    TIE_BREAK_HAND_POINTS,
     TRUMP_ASSIGNMENT_CHOOSE,
     TRUMP_ASSIGNMENT_RANDOM,
     TRUMP_MUST_EXCEED_ALL,
@@ -530,7 +532,9 @@ def _end_hand(s, b, cfg):
         s.f[b, F_BANKS + p] += change
         s.v[b, V_LAST_POINTS + p] = pts
     # the end of the game (5.3): one player at 0 banks wins; at 6 banks the fewest win; ties
-    # play on (A13); after max_hands the fewest win, a tie is drawn
+    # play on (A13), or with tie_break="hand_points" the tied player with the most points in
+    # this hand wins (equal points: the next hand decides); after max_hands the fewest win, a
+    # tie is drawn (with "hand_points": unless this hand's points decide it)
     zero, n_zero, six = -1, 0, False
     low, n_low, low_seat = 127, 0, -1
     for p in range(P):
@@ -550,6 +554,19 @@ def _end_hand(s, b, cfg):
     if (six or last) and n_low == 1:
         _game_over(s, b, cfg, low_seat)
         return
+    if cfg[C_TIE_BREAK] == TIE_BREAK_HAND_POINTS and n_low >= 2 and (n_zero >= 2 or six or last):
+        # the tied players are those with the fewest banks (0 when several reached 0)
+        best, n_best, best_seat = np.int64(-1), 0, -1
+        for p in range(P):
+            if s.f[b, F_BANKS + p] == low:
+                pts = np.int64(s.v[b, V_LAST_POINTS + p])
+                if pts > best:
+                    best, n_best, best_seat = pts, 1, p
+                elif pts == best:
+                    n_best += 1
+        if n_best == 1:
+            _game_over(s, b, cfg, best_seat)
+            return
     if last:
         _game_over(s, b, cfg, -1)
         return
