@@ -13,7 +13,8 @@ Usage::
 
 A record is what ``env.unwrapped.record()`` returns (the format: ``cardenvs.records``), or one
 saved as JSON by ``python -m cardenvs.play``; it is checked with ``cardenvs.replay`` first, and a
-malformed one raises ``ValueError`` naming what is wrong.
+malformed one raises ``ValueError`` naming what is wrong. The page is made from the record the
+replay produced, so nothing of the given record beyond what replays (no unchecked field) is shown.
 
 The page (``html``) needs no network: the scenes, the log and the score timeline are JSON inside
 it, and the table is drawn by inline JavaScript (``cardenvs/view_assets``: ``table.js`` draws a
@@ -32,7 +33,12 @@ lines, ...) is stored once in a pool and a scene is a list of indices into it. T
 view is ``core.events.tagged_events`` of every step from that view's side, given the record as
 it stood after the step (``record_after``). A seat's page holds only that seat's scenes and log:
 a card the seat could not see (face up in its scene before or after the step) is never named
-("player_0 discards a card"). The record itself (its decks) is not in the page.
+("player_0 discards a card"). The record itself (its decks) is not in the page, and a seat's page
+holds nothing that determines the cards it did not see: no seed, no episode number (the seed and
+episode re-deal every hand), no config; only the open view's page (which shows every card anyway)
+names the seed. The data is embedded as JSON with ``<``, ``>``, ``&``, U+2028 and U+2029 written
+as ``\\uXXXX`` escapes (``script_json``), so no string of it can end or comment out its
+``<script>`` element.
 """
 
 from __future__ import annotations
@@ -95,12 +101,18 @@ def _num_seats(record: dict) -> int:
     return game.num_seats(config)
 
 
-def _views(record: dict, seat) -> tuple[list, dict, list]:
-    """The views asked for (``[None, 0, 1, ...]`` for ``seat`` None, else ``[seat]``), their
-    scenes ``{view: [scene, ...]}`` and the steps ``[None, (deal, seat, name), ...]``."""
+def _checked(record: dict) -> dict:
+    """``record`` as its replay produced it (``cardenvs.replay``: ``ValueError`` for a malformed
+    record or one that does not replay): the page shows only what replays."""
     import cardenvs
 
-    cardenvs.replay(record)  # check before anything else reads the record
+    return cardenvs.replay(record)
+
+
+def _views(record: dict, seat) -> tuple[list, dict, list]:
+    """The views asked for (``[None, 0, 1, ...]`` for ``seat`` None, else ``[seat]``), their
+    scenes ``{view: [scene, ...]}`` and the steps ``[None, (deal, seat, name), ...]`` of the
+    checked ``record`` (``_checked``)."""
     p = _num_seats(record)
     if seat is not None:
         try:
@@ -123,7 +135,7 @@ def scenes(record: dict, seat=None) -> list[dict]:
     malformed record or a seat that is not one of the game's."""
     if seat is None:
         return [core.scene(None) for _, core in _replay(record)]
-    return _views(record, seat)[1][seat]
+    return _views(_checked(record), seat)[1][seat]
 
 
 # --- the log -----------------------------------------------------------------------------------
@@ -240,7 +252,12 @@ class _Pool:
 def data(record: dict, seat=None) -> dict:
     """What the page embeds (see ``viewer.js``): the views with their encoded scenes, logs and
     timelines, the pool of scene parts, the deal starts; for ``seat`` given, that seat's view
-    only."""
+    only, and nothing that determines the cards it did not see (no seed, episode or config:
+    ``seed`` and ``config`` are in the open view's data only)."""
+    return _data(_checked(record), seat)
+
+
+def _data(record: dict, seat) -> dict:
     views, by_view, steps = _views(record, seat)
     pool = _Pool()
     p = len(by_view[views[0]][0]["seats"])
@@ -257,17 +274,18 @@ def data(record: dict, seat=None) -> dict:
             }
         )
     first = by_view[views[0]][0]
-    return {
+    out = {
         "game": f"{record['game']}-v{record['version']}",
         "title": first["title"],
-        "config": record["config"],
-        "seed": record["seed"],
         "names": [f"player_{i}" for i in range(p)],
         "keys": list(SCENE_KEYS),
         "deal_starts": deal_starts(record),
         "views": out_views,
         "pool": pool.items,
     }
+    if seat is None:  # the open view shows every card: its seed hides nothing
+        out |= {"config": record["config"], "seed": record["seed"]}
+    return out
 
 
 def look() -> dict:
@@ -308,9 +326,18 @@ def css() -> str:
     return root + asset("table.css")
 
 
+#: characters written as ``\uXXXX`` inside a ``<script>`` element's JSON: ``<`` and ``>`` (no
+#: ``</script>``, ``<!--`` or ``-->``), ``&``, and the line separators JavaScript once refused
+_SCRIPT_ESCAPES = str.maketrans(
+    {c: f"\\u{ord(c):04x}" for c in ("<", ">", "&", "\u2028", "\u2029")}
+)
+
+
 def script_json(value) -> str:
-    """``value`` as JSON safe inside a ``<script>`` element (no ``</``)."""
-    return json.dumps(value, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
+    """``value`` as JSON safe inside a ``<script>`` element: still JSON (``JSON.parse`` and
+    ``json.loads`` read it back equal), with ``<``, ``>``, ``&``, U+2028 and U+2029 as ``\\uXXXX``
+    escapes, which only occur inside JSON strings."""
+    return json.dumps(value, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
 
 
 def page(title: str, body: str, data_value, script: str) -> str:
@@ -355,10 +382,13 @@ VIEWER_BODY = """<div class="app">
 def html(record: dict, seat=None) -> str:
     """The viewer page of ``record`` (one self-contained HTML file, see the module docstring):
     every view with a selector (``seat`` None), or ``seat``'s view only."""
-    d = data(record, seat)
-    about = f"{d['game']} · seed {d['seed']}"
-    if record.get("episode"):
-        about += f" (game {record['episode'] + 1} of the seed)"
+    record = _checked(record)
+    d = _data(record, seat)
+    about = d["game"]
+    if seat is None:  # a seat's page names neither the seed nor the game's index under it
+        about += f" · seed {record['seed']}"
+        if record.get("episode"):
+            about += f" (game {record['episode'] + 1} of the seed)"
     changed = _options(record)
     about += " · " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "default options")
     actions = sum(len(deal["actions"]) for deal in record["deals"])

@@ -305,3 +305,95 @@ def test_view__the_command_line(records, tmp_path, capsys):
             view.main(argv)
         assert e.value.code == 2
         assert re.search(message, capsys.readouterr().err), argv
+
+
+# --- what a seat's page may hold (issue 48, items 3 and 9) ---------------------------------------
+def _first_deck(env, seed: int, episode: int) -> list[str]:
+    env.reset(seed=seed, options={"episode": episode})
+    return env.unwrapped.record()["deals"][0]["deck"]
+
+
+def test_view__a_seat_page_holds_nothing_that_re_deals_the_hidden_cards():
+    """Everything a seat's page holds, tried as a seed: every integer in it (the JSON, the HTML
+    and the scripts alike), with the record's episode given for free and with episode 0, never
+    re-deals the record's deck; the deck and the others' hands are not in it as card strings, and
+    neither the seed, the episode nor the config is embedded. The open page (every card shown
+    anyway) does hold the seed: the same search finds the deal there, so the search works."""
+    seed = 48_123_457
+    env = cardenvs.make("piquet-v0", episode="deal")
+    env.reset(seed=seed)
+    env.reset()
+    env.reset()  # the seed's third game: the record has episode 2
+    rng = np.random.default_rng(3)
+    while env.unwrapped.legal_actions():
+        env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    record = env.unwrapped.record()
+    assert record["episode"] == 2 and record["result"] is not None
+    deck = record["deals"][0]["deck"]
+    probe = cardenvs.make("piquet-v0", episode="deal")
+
+    def re_deals(page: str) -> list[int]:
+        numbers = {int(x) for x in re.findall(r"\d+", page)}
+        return sorted(
+            s
+            for s in numbers
+            if s <= 2**63 - 1
+            and any(_first_deck(probe, s, e) == deck for e in {0, record["episode"]})
+        )
+
+    assert re_deals(view.html(record)) == [seed]
+    seats = len(record["deals"][0]["points"])
+    for seat in range(seats):
+        page = view.html(record, seat)
+        assert re_deals(page) == [], f"player_{seat}'s page holds the seed"
+        text, d = embedded(page)
+        for key in ("seed", "config", "episode", "deals", "deck"):
+            assert key not in d, key
+        assert f"seed {seed}" not in page and "game 3 of the seed" not in page
+        assert json.dumps(deck) not in page and ",".join(deck) not in page
+        shown = [decode(d, row) for row in d["views"][0]["scenes"]]
+        seen = set().union(*(face_up(s) for s in shown))
+        hidden = set(deck) - seen
+        assert hidden, "every card was seen: the test checks nothing"
+        assert not hidden & set(view.CARD_RE.findall(text)), seat  # the embedded data
+
+
+def test_view__script_json_escapes_what_would_end_or_comment_the_script():
+    """``<``, ``>``, ``&``, U+2028 and U+2029 as ``\\uXXXX`` escapes: the text is JSON (before:
+    ``<\\!--``, not a JSON escape) that never holds ``</script`` or ``<!--``; it reads back
+    equal."""
+    value = {"t": "a <!-- b </script> c <script> & d \u2028 e \u2029 f </SCRIPT"}
+    text = view.script_json(value)
+    assert json.loads(text) == value
+    for bad in ("<", ">", "&", "\u2028", "\u2029"):
+        assert bad not in text, bad
+
+
+def test_view__a_page_whose_data_holds_comment_and_script_tags_renders(records, driver, tmp_path):
+    """A page whose embedded data holds ``<!--`` and ``</script>`` in a string (a log line here)
+    loads in Chromium: the viewer starts (before: a blank page, ``SyntaxError: Bad escaped
+    character`` from JSON.parse), steps, and shows the string as text."""
+    from selenium.webdriver.common.by import By
+
+    record = records["piquet-v0"]
+    n = sum(len(d["actions"]) for d in record["deals"])
+    d = view.data(record)
+    odd = "player_0 says <!-- hello --> </script><script>document.title='x'</script> & \u2028"
+    for v in d["views"]:
+        v["log"][1]["text"] = odd
+    body = view.VIEWER_BODY.replace("{about}", "about")
+    page = view.page("odd", body, d, view.asset("viewer.js"))
+    text, back = embedded(page)
+    assert back == json.loads(json.dumps(d)) and "<!--" not in text
+    path = tmp_path / "odd.html"
+    path.write_text(page, encoding="utf-8")
+    errors(driver)
+    driver.get(path.as_uri())
+    assert data(driver, "step") == "0" and data(driver, "last") == str(n)
+    driver.find_element(By.ID, "next").click()
+    assert data(driver, "step") == "1"
+    assert odd.replace("\u2028", "").strip() in driver.find_element(By.ID, "log").text.replace(
+        "\u2028", ""
+    )
+    assert driver.title == "odd"
+    assert errors(driver) == []
