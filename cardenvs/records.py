@@ -6,11 +6,15 @@ A record (``env.unwrapped.record()``) is a dict with
 - ``config`` (dict): the id's ``Config`` options (nothing else: no ``render_mode``,
   ``render_seat`` or ``illegal_action``; a replay never renders and always checks every action);
 - ``seed`` (int, or None);
-- ``episode`` (int >= 0, optional): the game's index under its seed (absent: 0, the seed's first
-  game; a game after a ``reset()`` without a seed has one);
+- ``episode`` (int in ``0..2**44 - 1``, optional): the game's index under its seed (absent: 0,
+  the seed's first game; a game after a ``reset()`` without a seed has one); larger numbers
+  would deal the games of smaller ones (``core.rng.MAX_EPISODE``) and are refused;
 - ``deals`` (a non-empty list), each a dict with ``deck`` (list of card strings), ``dealer``
   (int), ``actions`` (list of ``[seat, action name]`` pairs) and ``points`` (list of ints, one
-  per seat), plus the game's own extras;
+  per seat), plus the game's own extras (Esel's ``banks`` and ``bank_change``, Banque's
+  ``bonus``, ``penalty`` and ``ended_by``, Auction Piquet's ``contract``, ...): a finished deal's
+  extras must be exactly those the replay's deal has, with the same values, and a deal in
+  progress has none (the viewer shows them as fact);
 - ``result``: the game's result dict once the game is over; ``{"illegal_move": seat, "action":
   action id}`` when it ended on an illegal move (that move is not in ``actions``; the replay
   repeats it); ``None`` while the game is unfinished.
@@ -27,9 +31,11 @@ what it holds and what is allowed (user values are quoted cut short).
 from __future__ import annotations
 
 from .core.messages import brief
+from .core.rng import MAX_EPISODE
 from .registry import GAMES, classes
 
 FIELDS = ("game", "version", "config", "seed", "deals", "result")
+DEAL_FIELDS = ("deck", "dealer", "actions", "points")  # every other field of a deal is an extra
 
 
 def _is_int(x) -> bool:
@@ -69,8 +75,12 @@ def check_record(record) -> None:
     if seed is not None and not _is_int(seed):
         raise ValueError(f"record['seed'] must be an int or None, got {brief(seed)}")
     episode = record.get("episode", 0)
-    if not _is_int(episode) or episode < 0:
-        raise ValueError(f"record['episode'] must be an int >= 0 (or absent), got {brief(episode)}")
+    if not _is_int(episode) or not 0 <= episode <= MAX_EPISODE:
+        raise ValueError(
+            f"record['episode'] must be an int >= 0 and at most 2**44 - 1, in "
+            f"0..{MAX_EPISODE} (or absent; a larger one would deal the game of a smaller one), "
+            f"got {brief(episode)}"
+        )
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
         raise ValueError(f"record['deals'] must be a non-empty list of deals, got {brief(deals)}")
@@ -198,6 +208,7 @@ def replay_record(record: dict) -> dict:
                 f"deal {i}: points differ (replay {got.get('points')}, record "
                 f"{brief(deal.get('points'))})"
             )
+        _compare_extras(i, got, deal)
     result = record["result"]
     if _illegal_ending(result):
         _repeat_illegal_move(env, core, result)
@@ -240,6 +251,31 @@ def _compare_deal_start(i: int, got: dict, deal: dict) -> None:
             else f"length (replay {len(mine)} cards, record {len(theirs)})"
         )
         raise ValueError(f"deal {i}: deck differs from the record at {at}")
+
+
+def _compare_extras(i: int, got: dict, deal: dict) -> None:
+    """The record's deal ``i`` has exactly the extras (fields beyond ``DEAL_FIELDS``) of the
+    replay's, with equal values (``_same``): ``ValueError`` naming the deal and the field."""
+    mine = {k: v for k, v in got.items() if k not in DEAL_FIELDS}
+    theirs = {k: v for k, v in deal.items() if k not in DEAL_FIELDS}
+    for key in theirs:
+        if key not in mine:
+            has = f"the extras {sorted(mine)}" if mine else "no extras"
+            raise ValueError(
+                f"deal {i}: the record has the field {brief(key)}, but the replay's deal has "
+                f"{has}" + ("" if "points" in got else " (a deal in progress has none)")
+            )
+    for key, value in mine.items():
+        if key not in theirs:
+            raise ValueError(
+                f"deal {i}: the record lacks the field {key!r} (the replay's deal has "
+                f"{brief(value)})"
+            )
+        if not _same(value, theirs[key]):
+            raise ValueError(
+                f"deal {i}: {key!r} differs from the replay (replay {brief(value)}, record "
+                f"{brief(theirs[key])})"
+            )
 
 
 def _repeat_illegal_move(env, core, result: dict) -> None:

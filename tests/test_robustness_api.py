@@ -615,3 +615,107 @@ def test_action_id__a_huge_name_is_cut_short_in_the_message():
     with pytest.raises(ValueError) as e:
         env.unwrapped.action_id("x" * 1_000_000)
     assert len(str(e.value)) < 1000
+
+
+# --- deal extras and episode numbers (issue 48, items 8 and 10) ---------------------------------
+@pytest.fixture(scope="module")
+def extras_records():
+    """A finished game of each id with deal extras: Esel (banks, bank_change), Banque (bonus,
+    penalty, ended_by), Auction Piquet (contract, declarer, doubled)."""
+    out = {}
+    for env_id, config in (
+        ("esel-v0", {"episode": "deal"}),
+        ("banque-v0", {"episode": "deal"}),
+        ("auction_piquet-v0", {"episode": "deal"}),
+    ):
+        out[env_id] = record(seed=8, env_id=env_id, **config)
+    return out
+
+
+EXTRA_FIELDS = {
+    "esel-v0": ("banks", "bank_change"),
+    "banque-v0": ("bonus", "penalty", "ended_by"),
+    "auction_piquet-v0": ("contract",),
+}
+FORGERIES = ("FORGED", [], [1], [1, 2, 3, 4, 5, 6], None, {"a": 1}, 7, [[1]], ["x"] * 4)
+
+
+@pytest.mark.parametrize("env_id", list(EXTRA_FIELDS))
+def test_replay__deal_extras_are_checked_against_the_replay(env_id, extras_records):
+    """Each extra of a finished deal forged (wrong type, wrong length, another value), removed,
+    or an extra field added: ``replay`` raises ``ValueError`` naming the deal and the field, and
+    the viewer never shows it (before: accepted and shown as fact, or IndexError/KeyError/
+    TypeError from the viewer)."""
+    from cardenvs import view
+
+    rec = extras_records[env_id]
+    assert cardenvs.replay(rec) == rec
+    deal = rec["deals"][0]
+    for field in EXTRA_FIELDS[env_id]:
+        assert field in deal, (env_id, field, sorted(deal))
+        for forged in (*FORGERIES, "removed"):
+            bad = copy.deepcopy(rec)
+            if forged == "removed":
+                del bad["deals"][0][field]
+            else:
+                if forged == deal[field]:
+                    continue
+                bad["deals"][0][field] = forged
+            for check in (cardenvs.replay, view.html):
+                try:
+                    check(bad)
+                except ValueError as e:
+                    assert "deal 0" in str(e) and field in str(e), (field, forged, str(e))
+                except Exception as e:  # noqa: BLE001 - the point of the test
+                    raise AssertionError(f"{field}={forged!r}: {type(e).__name__}: {e}") from e
+                else:
+                    raise AssertionError(f"{env_id}: {field}={forged!r} accepted")
+    for field in ("ended_by", "contract", "bank_change", "note"):
+        if field in deal:
+            continue
+        bad = copy.deepcopy(rec)
+        bad["deals"][0][field] = "FORGED"
+        with pytest.raises(ValueError, match=rf"deal 0.*{field}"):
+            cardenvs.replay(bad)
+        with pytest.raises(ValueError, match=rf"deal 0.*{field}"):
+            view.html(bad)
+
+
+def test_replay__an_open_deal_carries_no_extras():
+    rec = record(seed=8, steps=5, env_id="esel-v0", episode="deal")
+    assert rec["result"] is None
+    bad = copy.deepcopy(rec)
+    bad["deals"][-1]["ended_by"] = "FORGED"
+    with pytest.raises(ValueError, match=r"deal 0.*ended_by"):
+        cardenvs.replay(bad)
+
+
+MAX_EPISODE = 2**44 - 1
+
+
+def test_episode__numbers_that_would_alias_are_refused():
+    """The deal stream keeps an episode's low 44 bits: episode 2**44 would deal episode 0's
+    game. ``reset(options={"episode": k})`` and records take 0..2**44 - 1 only (a ValueError
+    naming that range), and a record relabelled ``episode + 3 * 2**44`` no longer replays; the
+    largest episode plays and replays."""
+    env = cardenvs.make("piquet-v0", episode="deal")
+    for k in (2**44, 3 * 2**44 + 2, 2**63 - 1):
+        with pytest.raises(ValueError, match=rf"episode.*0\.\.{MAX_EPISODE}"):
+            env.reset(seed=1, options={"episode": k})
+    env.reset(seed=1, options={"episode": MAX_EPISODE})
+    play(env, np.random.default_rng(0))
+    top = env.unwrapped.record()
+    assert top["episode"] == MAX_EPISODE and cardenvs.replay(top) == top
+    # after the largest episode a reset without a seed has no next game of that seed
+    with pytest.raises(ValueError, match=rf"episode.*0\.\.{MAX_EPISODE}.*seed"):
+        env.reset()
+    env.reset(seed=1)  # a seed starts over
+    env.reset(seed=3)
+    env.reset()
+    env.reset()
+    play(env, np.random.default_rng(3))
+    rec = env.unwrapped.record()
+    assert rec["episode"] == 2 and cardenvs.replay(rec) == rec
+    for k in (2 + 2**44, 2 + 3 * 2**44):
+        with pytest.raises(ValueError, match=rf"record\['episode'\].*0\.\.{MAX_EPISODE}"):
+            cardenvs.replay(rec | {"episode": k})

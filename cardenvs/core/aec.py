@@ -11,7 +11,9 @@ Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``
 ``picture``, ``record`` and ``determinize`` before ``reset`` raise ``RuntimeError``, ``step``
 once every agent has stepped out raises ``ValueError``. Unknown keys in ``reset``'s ``options``
 are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and
-``episode`` are validated (``episode``: see the batched engine, ``cardenvs.core.vector``).
+``episode`` are validated (``episode``: see the batched engine, ``cardenvs.core.vector``; here
+in ``0..2**44 - 1``, ``core.rng.MAX_EPISODE``: a larger one would deal a smaller one's game, so
+after that episode a ``reset()`` without a seed raises ``ValueError`` too).
 
 Rendering: ``render_mode="ansi"`` returns the game's text, ``"human"`` prints it after every
 step, ``"rgb_array"`` returns a picture of the table (``core.picture``) in the view
@@ -59,8 +61,9 @@ from pettingzoo import AECEnv
 
 from .coldstart import LOG, say, warmup_for
 from .messages import brief
+from .rng import MAX_EPISODE
 from .scene import resolve_view
-from .vector import CardVectorEnv
+from .vector import CardVectorEnv, check_int
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
@@ -210,6 +213,7 @@ class CardAECEnv(AECEnv):
                     f"{list(RESET_OPTIONS)}"
                 )
                 options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
+        self._check_episode(seed, options)
         self._poll_warmup()
         self._engine.reset(seed=seed, options=options)
         self.agents = self.possible_agents[:]
@@ -230,6 +234,19 @@ class CardAECEnv(AECEnv):
             self._record["episode"] = episode
         self._record |= {"deals": [], "result": None}
         self._open_deal()
+
+    def _check_episode(self, seed, options) -> None:
+        """``ValueError`` for an episode beyond ``MAX_EPISODE`` (it would deal a smaller one's
+        game: ``core.rng``), given or next (a ``reset()`` without a seed after the last one)."""
+        if options and "episode" in options:
+            check_int(options["episode"], "options['episode']", 0, MAX_EPISODE)
+        elif seed is None and self._record is not None:
+            if int(self._engine._episode[0]) >= MAX_EPISODE:
+                raise ValueError(
+                    f"this seed's last game (episode {MAX_EPISODE}) was played: an episode is in "
+                    f"0..{MAX_EPISODE} (a larger one would deal a smaller one's game); reset "
+                    "with a new seed"
+                )
 
     def last(self, observe: bool = True):
         if self._record is None:

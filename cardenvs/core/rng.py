@@ -3,6 +3,13 @@
 A row's deals derive from its key (a hash of the seed), the episode index and the deal number,
 so the deals never depend on the actions taken, a vector row and a single env given the same
 seed play the identical game, and no kernel touches a global RNG.
+
+``stream`` packs the episode above the deal number into 64 bits (``episode << 20``), so only an
+episode's low ``EPISODE_BITS`` (44) bits count: episode ``2**44`` would deal episode 0's game.
+Episodes are therefore bounded to ``0..MAX_EPISODE`` (``2**44 - 1``) where a user gives one: the
+AEC env's ``reset(options={"episode": k})`` (and its next episode after a ``reset()`` without a
+seed) and a record's ``episode``. The packing itself is kept, so every existing seed and episode
+deals as before.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _C1 = np.uint64(0xBF58476D1CE4E5B9)
 _C2 = np.uint64(0x94D049BB133111EB)
 MAX_SEED = 2**63 - 1
+EPISODE_BITS = 44  # the bits of an episode index that ``stream`` keeps (64 - 20 for the deal)
+MAX_EPISODE = 2**EPISODE_BITS - 1  # the largest episode index that deals its own games
 
 
 @njit(cache=True, forceinline=True)
