@@ -466,3 +466,134 @@ def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
     line = table([model]).splitlines()[-1]
     assert "| 0.450 (0.400–0.500); W/D/L 20/320/60; reward -0.100 ± 0.050 |" in line
     assert line.endswith("| 0.450 (0.400–0.500) |  |")
+
+
+# --- re-evaluating the shipped models (issue 47, item 4) ---------------------------------------
+@pytest.mark.parametrize("name", ["piquet-v0", "partnership_piquet-v0"])
+def test_zoo__reevaluate_rewrites_the_results_and_keeps_the_weights(tmp_path, name):
+    """``python -m train.zoo --reevaluate`` on a copy of a shipped model (4 games an opponent):
+    the random and heuristic results gain the games won / drawn / lost and the mean reward's
+    interval, equal to the native trainer's evaluation of that model (``train.ppo.evaluate``
+    with the setting's training config and ``--eval-games 4``: seed 1 is its default seed 0
+    plus one; the side seating in partnership Piquet); every array of the file is unchanged,
+    the ISMCTS result and the learner decisions are kept, the re-evaluation is recorded, and
+    the model still loads through ``cardenvs.zoo``. The shipped file is never touched."""
+    from train import hyperparams, ppo
+    from train.zoo import main
+
+    shipped = cardenvs.zoo.MODELS / f"{name}.npz"
+    shipped_bytes = shipped.read_bytes()
+    path = tmp_path / f"{name}.npz"
+    shutil.copyfile(shipped, path)
+    old_header, old_arrays = _model_arrays(path)
+    old = old_header["zoo"]["evaluation"]
+    cardenvs.zoo._read_header.cache_clear()
+
+    (done,) = main(["--reevaluate", "--only", name, "--games", "4", "--models", str(tmp_path)])
+    assert done == path and shipped.read_bytes() == shipped_bytes
+
+    header, arrays = _model_arrays(path)
+    assert arrays.keys() == old_arrays.keys()
+    for k, a in arrays.items():
+        assert a.dtype == old_arrays[k].dtype and np.array_equal(a, old_arrays[k]), k
+    assert {k: v for k, v in header.items() if k != "zoo"} == {
+        k: v for k, v in old_header.items() if k != "zoo"
+    }
+    ev = header["zoo"]["evaluation"]
+    assert ev.get("ismcts") == old.get("ismcts")
+    assert ev["learner_decisions"] == old["learner_decisions"]
+    assert set(ev) == set(old) | {"reevaluated"}
+
+    env_id, override = SETTINGS[name]
+    config = json.loads(hyperparams.native_defaults(env_id)["config"]) | override
+    args = ppo.parse(["--game", env_id, "--config", json.dumps(config), "--eval-games", "4"])
+    venv = cardenvs.make_vector(env_id, 1, seed=0, **args.config)
+    trainer = {r["opponent"]: r for r in ppo.evaluate(shipped, args, venv)}
+    side = name == "partnership_piquet-v0"
+    for opponent in ("random", "heuristic"):
+        row, want = ev[opponent], trainer[opponent]
+        assert row["games"] == 4 and row["episode"] == "game"
+        assert row["wins"] + row["draws"] + row["losses"] == 4
+        assert (row["wins"], row["draws"], row["losses"]) == (
+            want["wins"],
+            want["draws"],
+            want["losses"],
+        )
+        assert row["win_rate"] == want["win_rate"] and row["mean_return"] == want["mean_return"]
+        assert row["ci95"] == [want["ci_low"], want["ci_high"]]
+        assert row["return_ci95"] == [want["return_ci_low"], want["return_ci_high"]]
+        assert row["return_ci95"][0] <= row["mean_return"] <= row["return_ci95"][1]
+    rec = ev["reevaluated"]
+    assert (rec["games"], rec["seed"]) == (4, 1)
+    assert rec["seating"] == ("side" if side else "solo")
+    assert rec["config"] == {"episode": "game", "reward": "win"}
+    assert rec["command"] == (
+        f"python -m train.zoo --reevaluate --only {name} --games 4 --models {tmp_path}"
+    )
+    assert rec["date"][:4].isdigit() and rec["commit"]
+    cardenvs.zoo._read_header.cache_clear()
+    agent = cardenvs.zoo.load(env_id, directory=tmp_path)
+    assert agent.model.path == path and agent.model.evaluation == ev
+
+
+def test_zoo__reevaluate_keeps_nothing_it_cannot_check(tmp_path, monkeypatch):
+    """A model whose header's zoo block names another setting is refused, and so is a re-saved
+    file whose weights differ from the old ones (a save that changes one bias), the file
+    unchanged either way; ``reevaluate`` is seeded (the same seed gives the same results)."""
+    from train.zoo import reevaluate
+
+    path = tmp_path / "piquet-v0.npz"
+    shutil.copyfile(cardenvs.zoo.MODELS / "piquet-v0.npz", path)
+    header, arrays = _model_arrays(path)
+    header["zoo"]["name"] = "esel-v0"
+    _save(path, header, arrays)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="not setting 'piquet-v0'"):
+        reevaluate("piquet-v0", tmp_path, games=2)
+    assert path.read_bytes() == before
+    header["zoo"]["name"] = "piquet-v0"
+    _save(path, header, arrays)
+    results = []
+    for _ in range(2):
+        ev = NumpyPolicy.load(reevaluate("piquet-v0", tmp_path, games=6, seed=5)).header
+        results.append({k: ev["zoo"]["evaluation"][k] for k in ("random", "heuristic")})
+    assert results[0] == results[1]
+    with pytest.raises(ValueError, match="no model to evaluate"):
+        reevaluate("esel-v0", tmp_path, games=2)
+
+    save = NumpyPolicy.save
+
+    def changed_save(self, out):
+        self.pi[0][1][0] = np.nextafter(self.pi[0][1][0], np.float32(np.inf))
+        save(self, out)
+
+    monkeypatch.setattr(NumpyPolicy, "save", changed_save)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="the re-saved weights differ from the shipped ones"):
+        reevaluate("piquet-v0", tmp_path, games=2)
+    assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--reevaluate", "--games", "0"],
+            "--games must be at least 1 (games per opponent), got 0",
+        ),
+        (["--reevaluate", "--seed", "-1"], "--seed must be at least 0, got -1"),
+        (["--reevaluate", "--only", "piquet-v9"], "invalid choice: 'piquet-v9' (choose from"),
+        (["--games", "3"], "--games and --seed go with --reevaluate"),
+        (["--table", "--reevaluate"], "--table and --reevaluate: give one"),
+    ],
+)
+def test_zoo__reevaluate_bad_arguments_are_usage_errors(tmp_path, capsys, args, message):
+    """Checked before any model is read or written (an empty models folder)."""
+    from train.zoo import main
+
+    with pytest.raises(SystemExit) as e:
+        main([*args, "--models", str(tmp_path)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: python -m train.zoo" in err and message in err
+    assert list(tmp_path.iterdir()) == []

@@ -4,6 +4,8 @@
     python -m train.zoo                           # package every setting's model
     python -m train.zoo --only esel-v0_2p --runs runs/table
     python -m train.zoo --table                   # the shipped models' table (README)
+    python -m train.zoo --reevaluate              # play the shipped models' evaluation again
+    python -m train.zoo --reevaluate --only esel-v0_2p --games 400 --seed 1
 
 For each setting of ``train/table.py`` (a game id, or two-player Banque and Esel), the run's final
 model (``<runs>/<setting>/model.npz``) is copied into the zoo with a ``zoo`` block added to its
@@ -17,20 +19,44 @@ them (runs before they were counted: the win rate and mean reward alone). The tr
 commit and learner decisions are already in the header (``train/ppo.py`` writes them). The model is
 checked against the installed game first, and the packaged file must load through ``cardenvs.zoo``
 before it is kept.
+
+``--reevaluate`` plays a shipped model's whole-game evaluation again, as the native trainer's
+final evaluation does (``train.ppo.evaluate``, through ``train.evaluate`` and
+``benchmarks.tournament.head_to_head``): the setting's training config with the trainer's
+``eval_config`` over it (whole games, ``reward="win"``, ``train/hyperparams.py``), the model
+(greedy) alone in each seat (``solo``), or as a side in partnership Piquet (``side``), against
+random and the heuristic, ``--games`` games per opponent split over the seatings (400, the
+trainer's ``--eval-games``), seeded with ``--seed`` (1: the trainer's default ``--seed 0`` plus
+one, as it seeds its evaluations), under the rules the installed game has now. The header's
+``random`` and ``heuristic`` results are replaced (written as packaging writes them: wins, draws,
+losses, mean reward with its interval); the ``ismcts`` result, ``learner_decisions`` and the
+weights are kept (every array is compared before the file is replaced), and
+``evaluation["reevaluated"]`` records the date, games, seed, commit, command, config and seating.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import datetime
 import json
+import os
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
-import cardenvs
-import cardenvs.zoo
-from cardenvs.policy import NumpyPolicy
-from train.table import RUNS, SETTINGS, outcome_text
+# one BLAS thread: the evaluation's small forward passes are many times slower with a thread per
+# core on a shared machine (as in train/ppo.py)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+import cardenvs  # noqa: E402
+import cardenvs.zoo  # noqa: E402
+from cardenvs.policy import NumpyPolicy  # noqa: E402
+from train import hyperparams  # noqa: E402
+from train.table import ROOT, RUNS, SETTINGS, outcome_text  # noqa: E402
 
 MAX_BYTES = 2_000_000  # a zoo model stays well under 2 MB (package data)
 
@@ -108,6 +134,119 @@ def package(name: str, runs: Path, models: Path) -> Path:
     return out
 
 
+OPPONENTS = ("random", "heuristic")  # the trainer's evaluation (train/ppo.py's ``evaluate``)
+
+
+def evaluation_setup(name: str) -> tuple[str, dict, str, int]:
+    """The game id, the evaluation config, the seating and the number of seatings of the native
+    trainer's evaluation of setting ``name``: its training config (``train/hyperparams.py``'s with
+    the setting's override, as ``train.table`` passes it) with the trainer's ``eval_config`` over
+    it, and ``side`` (one seating a side) where a side holds several seats (partnership Piquet),
+    else ``solo`` (one a seat), as ``--eval-seating auto``."""
+    env_id, override = SETTINGS[name]
+    defaults = hyperparams.native_defaults(env_id)
+    config = json.loads(defaults["config"]) | override
+    config |= json.loads(defaults["eval_config"])
+    venv = cardenvs.make_vector(env_id, 1, seed=0, **config)
+    if any(len(s) > 1 for s in venv.sides):
+        return env_id, config, "side", len(venv.sides)
+    return env_id, config, "solo", venv.num_seats
+
+
+def _arrays(path: Path) -> dict:
+    """Every array of a ``.npz`` model but its header, as stored (no pickles)."""
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files if k != "header"}
+
+
+def _short_commit() -> str | None:
+    """The checkout's HEAD as a short hash, or None outside git."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def reevaluate(
+    name: str, models: Path, games: int = 400, seed: int = 1, command: str | None = None
+) -> Path:
+    """Play setting ``name``'s model in ``models`` against random and the heuristic again, as the
+    native trainer's final evaluation does (``evaluation_setup``; ``games`` per opponent over the
+    seatings), and rewrite its header's ``random`` and ``heuristic`` results (``_result``) with a
+    ``reevaluated`` record; the other results, ``learner_decisions`` and the weights are kept.
+    The file is replaced only once its arrays equal the old ones, it is under ``MAX_BYTES``; it
+    must then load through ``cardenvs.zoo.load`` (else the old file is put back)."""
+    from train.evaluate import evaluate
+
+    if name not in SETTINGS:
+        raise ValueError(f"unknown setting {name!r}; settings: {list(SETTINGS)}")
+    if games < 1 or seed < 0:
+        raise ValueError(f"games must be at least 1 and seed at least 0, got {games}, {seed}")
+    path = Path(models) / f"{name}.npz"
+    if not path.is_file():
+        raise ValueError(f"{path} is missing: no model to evaluate")
+    env_id, config, seating, seatings = evaluation_setup(name)
+    old_bytes = path.read_bytes()
+    before = _arrays(path)
+    policy = NumpyPolicy.load(path)
+    policy.check(env_id)
+    zoo = policy.header.get("zoo")
+    if not isinstance(zoo, dict) or zoo.get("name", name) != name:
+        raise ValueError(f"{path}: the header's zoo block is not setting {name!r}'s")
+    n = max(1, games // seatings)  # games per seating, as the trainer splits --eval-games
+    solo, side = seating == "solo", seating == "side"
+    rows = evaluate(policy, env_id, config, list(OPPONENTS), n, seed, solo=solo, side=side)
+    evaluation = dict(zoo.get("evaluation", {}))
+    for r in rows:
+        evaluation[r["opponent"]] = _result(r, "game")
+    evaluation["reevaluated"] = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "games": int(games),
+        "seed": int(seed),
+        "commit": _short_commit(),
+        "command": command
+        or f"python -m train.zoo --reevaluate --only {name} --games {games} --seed {seed}",
+        "config": config,
+        "seating": seating,
+    }
+    policy.header["zoo"] = dict(zoo) | {"evaluation": evaluation}
+    tmp = path.with_name(f".{path.name}.tmp")  # not *.npz: cardenvs.zoo never lists it
+    try:
+        policy.save(tmp)
+        after = _arrays(tmp)
+        same = before.keys() == after.keys() and all(
+            before[k].dtype == after[k].dtype
+            and before[k].shape == after[k].shape
+            and np.array_equal(before[k], after[k])
+            for k in before
+        )
+        if not same:
+            raise ValueError(f"{name}: the re-saved weights differ from the shipped ones")
+        size = tmp.stat().st_size
+        if size > MAX_BYTES:
+            raise ValueError(f"{name}: the model is {size:,} bytes, over the zoo's {MAX_BYTES:,}")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    try:
+        cardenvs.zoo._read_header.cache_clear()
+        agent = cardenvs.zoo.load(env_id, directory=path.parent, **zoo.get("play_config", {}))
+        if agent.model.path != path:
+            raise ValueError(f"{name}: cardenvs.zoo.load picks {agent.model.path}, not {path}")
+    except (OSError, ValueError):
+        path.write_bytes(old_bytes)
+        cardenvs.zoo._read_header.cache_clear()
+        raise
+    return path
+
+
 def _cell(row: dict | None) -> str:
     if not row:
         return ""
@@ -141,29 +280,57 @@ def table(models=None) -> str:
     return "\n".join(lines)
 
 
+def _line(path: Path) -> str:
+    """A packaged or re-evaluated model's printed line: its size and each result."""
+    ev = NumpyPolicy.load(path).header["zoo"]["evaluation"]
+    line = ", ".join(
+        f"{k} {v['win_rate']:.3f}{outcome_text(v)}"
+        for k, v in ev.items()
+        if isinstance(v, dict) and "win_rate" in v
+    )
+    return f"{path} ({path.stat().st_size:,} bytes): {line}"
+
+
 def main(argv=None) -> list[Path]:
     p = argparse.ArgumentParser(prog="python -m train.zoo", description=__doc__.split("\n")[0])
     p.add_argument("--only", nargs="+", choices=list(SETTINGS), help="these settings only")
     p.add_argument("--runs", default=str(RUNS), help="where train.table's runs are")
     p.add_argument("--models", default=str(cardenvs.zoo.MODELS), help="the zoo's folder")
     p.add_argument("--table", action="store_true", help="only print the zoo's table (Markdown)")
+    p.add_argument(
+        "--reevaluate",
+        action="store_true",
+        help="play the models' evaluation against random and the heuristic again (whole games, "
+        "as the native trainer's final evaluation) and rewrite those results in their headers",
+    )
+    p.add_argument("--games", type=int, help="with --reevaluate: games per opponent (default 400)")
+    p.add_argument("--seed", type=int, help="with --reevaluate: the evaluation's seed (default 1)")
     a = p.parse_args(argv)
+    if a.table and a.reevaluate:
+        p.error("--table and --reevaluate: give one")
+    if not a.reevaluate and (a.games is not None or a.seed is not None):
+        p.error("--games and --seed go with --reevaluate")
+    games = 400 if a.games is None else a.games
+    seed = 1 if a.seed is None else a.seed
+    if games < 1:
+        p.error(f"--games must be at least 1 (games per opponent), got {games}")
+    if seed < 0:
+        p.error(f"--seed must be at least 0, got {seed}")
     if a.table:
         print(table(cardenvs.zoo.list(a.models)))
         return []
+    args = sys.argv[1:] if argv is None else list(argv)
+    command = "python -m train.zoo " + shlex.join(args)
     done = []
     for name in a.only or list(SETTINGS):
         try:
-            path = package(name, Path(a.runs), Path(a.models))
+            if a.reevaluate:
+                path = reevaluate(name, Path(a.models), games, seed, command)
+            else:
+                path = package(name, Path(a.runs), Path(a.models))
         except (OSError, ValueError) as e:
             sys.exit(f"{name}: {e}")
-        ev = NumpyPolicy.load(path).header["zoo"]["evaluation"]
-        line = ", ".join(
-            f"{k} {v['win_rate']:.3f}{outcome_text(v)}"
-            for k, v in ev.items()
-            if isinstance(v, dict)
-        )
-        print(f"{path} ({path.stat().st_size:,} bytes): {line}")
+        print(_line(path), flush=True)
         done.append(path)
     return done
 
