@@ -719,3 +719,19 @@ def test_episode__numbers_that_would_alias_are_refused():
     for k in (2 + 2**44, 2 + 3 * 2**44):
         with pytest.raises(ValueError, match=rf"record\['episode'\].*0\.\.{MAX_EPISODE}"):
             cardenvs.replay(rec | {"episode": k})
+
+
+def test_episode__the_batched_engine_refuses_episodes_that_would_alias():
+    """The batched engine takes the same range as the AEC env: episode 2**44 would deal
+    episode 0's games, and a reset after the last episode has no next game of the seed."""
+    venv = cardenvs.make_vector("piquet-v0", 2, seed=1, episode="deal")
+    for k in (2**44, 2**63 - 1):
+        with pytest.raises(ValueError, match=rf"episode.*0\.\.{MAX_EPISODE}"):
+            venv.reset(seed=1, options={"episode": k})
+    obs0, *_ = venv.reset(seed=1, options={"episode": 0})
+    obs0 = obs0.copy()
+    obs_top, *_ = venv.reset(seed=1, options={"episode": MAX_EPISODE})
+    assert not np.array_equal(obs_top, obs0)
+    with pytest.raises(ValueError, match=rf"episode {MAX_EPISODE}.*new seed"):
+        venv.reset()
+    venv.reset(seed=1)  # a seed starts over

@@ -70,12 +70,10 @@ from .coldstart import announce, plain_twin
 from .direct import entry_for
 from .game import GameDef
 from .messages import brief
-from .rng import MAX_SEED, check_seed, key_from_seed, mix64
+from .rng import MAX_EPISODE, check_seed, key_from_seed, mix64
 from .scene import resolve_view
 from .seats import check_seats
 from .state import ARRAYS, PackedState
-
-MAX_EPISODE = MAX_SEED  # the largest episode index ``options={"episode": k}`` accepts
 
 # attributes rebuilt from the others (views of the state and buffers, compiled kernels): left out
 # of a pickle or deep copy and made again by ``__setstate__``
@@ -418,6 +416,11 @@ class CardVectorEnv:
         elif reseed:
             self._episodes = np.zeros(n, np.uint64)
         else:
+            if int(self._episode.max()) >= MAX_EPISODE:
+                raise ValueError(
+                    f"a row is at episode {MAX_EPISODE}, the last that deals its own games "
+                    f"(0..{MAX_EPISODE}); reset with a new seed"
+                )
             self._episodes = self._episode.astype(np.uint64) + np.uint64(1)
         self.game.reset_rows(
             self.state,
