@@ -53,6 +53,11 @@ Version history
   of the seat to act, written with each mask and read to check the next action) added.
 - v0 (same id, play, observations and records unchanged): state field ``last_trick`` (the
   deal's last finished trick, public, for the scene: ``core.scene``) added.
+- v0 (same id, a rules fix): a partie level after the regular deals plays both extra deals
+  (2.10, A9; it ended after the first when that broke the tie), here and in
+  ``auction_piquet-v0``. Kernel option ``legacy_tie_break`` appended and offered by both ids for
+  old records only: it is in every new record (False), and a record without it replays with the
+  old end (``Config.RECORD_DEFAULTS``). Observations unchanged.
 """
 
 from __future__ import annotations
