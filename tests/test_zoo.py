@@ -442,7 +442,7 @@ def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
     import csv
     import types
 
-    from train.zoo import _cell, package, table
+    from train.zoo import _cell, _outcome_cells, package, table
 
     run = tmp_path / "runs" / "piquet-v0"
     run.mkdir(parents=True)
@@ -458,14 +458,19 @@ def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
     kept = NumpyPolicy.load(path).header["zoo"]["evaluation"]["heuristic"]
     assert (kept["wins"], kept["draws"], kept["losses"]) == (20, 320, 60)
     assert kept["mean_return"] == -0.1 and kept["return_ci95"] == [-0.15, -0.05]
-    assert _cell(kept) == "0.450 (0.400–0.500); W/D/L 20/320/60; reward -0.100 ± 0.050"
+    assert _cell(kept) == "0.450 (0.400–0.500)"
+    assert _outcome_cells(kept) == ["20 / 320 / 60", "-0.100 ± 0.050"]
     old = {k: v for k, v in kept.items() if k not in ("wins", "draws", "losses", "return_ci95")}
-    assert _cell(old) == "0.450 (0.400–0.500)"
+    assert _cell(old) == "0.450 (0.400–0.500)" and _outcome_cells(old) == ["", ""]
     model = types.SimpleNamespace(name="piquet-v0", num_players=2)
     model.evaluation = {"random": kept, "heuristic": old, "learner_decisions": 1000}
-    line = table([model]).splitlines()[-1]
-    assert "| 0.450 (0.400–0.500); W/D/L 20/320/60; reward -0.100 ± 0.050 |" in line
-    assert line.endswith("| 0.450 (0.400–0.500) |  |")
+    head, rule, line = table([model]).splitlines()
+    assert head.count("| W / D / L | mean reward |") == 2
+    assert len(head.split("|")) == len(rule.split("|")) == len(line.split("|")) == 13
+    assert line == (
+        "| `piquet-v0` | 2 | 0.0 M | 0.50 | 0.450 (0.400–0.500) | 20 / 320 / 60 | -0.100 ± 0.050 "
+        "| 0.450 (0.400–0.500) |  |  |  |"
+    )
 
 
 # --- re-evaluating the shipped models (issue 47, item 4) ---------------------------------------

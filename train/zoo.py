@@ -248,35 +248,51 @@ def reevaluate(
 
 
 def _cell(row: dict | None) -> str:
+    """A win rate with its 95% Wilson interval: ``0.453 (0.404–0.501)``; ``""`` for no result."""
     if not row:
         return ""
     lo, hi = row["ci95"]
-    return f"{row['win_rate']:.3f} ({lo:.3f}–{hi:.3f})" + outcome_text(row)
+    return f"{row['win_rate']:.3f} ({lo:.3f}–{hi:.3f})"
+
+
+def _outcome_cells(row: dict | None) -> list[str]:
+    """The games won / drawn / lost (``16 / 330 / 54``) and the mean reward with the half-width
+    of its 95% interval (``-0.095 ± 0.040``) of a result that counts them; two empty cells for
+    one stored before they were counted (or no result)."""
+    if not row or any(row.get(k) is None for k in ("wins", "draws", "losses", "mean_return")):
+        return ["", ""]
+    reward = f"{row['mean_return']:+.3f}"
+    lo, hi = row.get("return_ci95") or (None, None)
+    if lo is not None and hi is not None:
+        reward += f" ± {(hi - lo) / 2:.3f}"
+    return [f"{row['wins']} / {row['draws']} / {row['losses']}", reward]
 
 
 def table(models=None) -> str:
     """The zoo's models as a Markdown table (from their headers): the setting, the players, the
-    learner decisions trained on, and the packaged evaluation against random and the heuristic
-    (whole games, the model alone in each seat or as a side) and ISMCTS with 400 iterations
-    (single deals, two-player games). A result cell is the win rate with its 95% Wilson
-    interval, then the games won / drawn / lost and the mean reward with its 95% interval
-    (``train.table.outcome_text``: ``0.453 (0.404–0.501); W/D/L 16/330/54; reward -0.095 ±
-    0.040``); a model packaged before draws were counted shows the win rate alone."""
+    learner decisions trained on, and the evaluation against random and the heuristic (whole
+    games, the model alone in each seat or as a side) and ISMCTS with 400 iterations (single
+    deals, two-player games). Each of random and the heuristic has three columns: the win rate
+    with its 95% Wilson interval (``0.453 (0.404–0.501)``), the games (seats; sides) won /
+    drawn / lost (``16 / 330 / 54``) and the mean reward with the half-width of its 95% interval
+    (``-0.095 ± 0.040``); a result stored before draws were counted (the ISMCTS column) shows the
+    win rate alone."""
     lines = [
-        "| model | players | learner decisions | equal strength | vs random | vs heuristic "
-        "| vs ISMCTS-400 (single deals) |",
-        "|---|---:|---:|---:|---|---|---|",
+        "| model | players | learner decisions | equal strength | vs random | W / D / L "
+        "| mean reward | vs heuristic | W / D / L | mean reward | vs ISMCTS-400 (single deals) |",
+        "|---|---:|---:|---:|---|---:|---:|---|---:|---:|---|",
     ]
     order = {name: k for k, name in enumerate(SETTINGS)}
     models = cardenvs.zoo.list() if models is None else models
     for m in sorted(models, key=lambda m: order.get(m.name, len(order))):
         ev = m.evaluation
         base = ev.get("heuristic", {}).get("baseline")
-        lines.append(
-            f"| `{m.name}` | {m.num_players} | {ev.get('learner_decisions', 0) / 1e6:.1f} M | "
-            f"{base:.2f} | {_cell(ev.get('random'))} | {_cell(ev.get('heuristic'))} | "
-            f"{_cell(ev.get('ismcts'))} |"
-        )
+        cells = [f"`{m.name}`", str(m.num_players), f"{ev.get('learner_decisions', 0) / 1e6:.1f} M"]
+        cells.append(f"{base:.2f}")
+        for opponent in OPPONENTS:
+            cells += [_cell(ev.get(opponent)), *_outcome_cells(ev.get(opponent))]
+        cells.append(_cell(ev.get("ismcts")))
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
