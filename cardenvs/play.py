@@ -64,6 +64,7 @@ import cardenvs
 from .core.cards import parse_card
 from .core.events import events
 from .core.render import BOLD, RED, RESET, SUIT_SYMBOL
+from .core.rng import MAX_SEED
 from .core.scene import SUIT_ORDER
 from .registry import lookup
 
@@ -538,7 +539,9 @@ def main(argv=None) -> dict | None:
         "--config", help='the game\'s options as a JSON object, e.g. \'{"episode": "deal"}\''
     )
     p.add_argument(
-        "--seed", type=int, help="the game's seed (default: a fresh one, saved in the record)"
+        "--seed",
+        type=int,
+        help=f"the game's seed, 0..{MAX_SEED} (default: a fresh one, saved in the record)",
     )
     p.add_argument(
         "--record",
@@ -563,6 +566,8 @@ def main(argv=None) -> dict | None:
         p.error(
             f"--seat must be a seat of {env_id} with this config: 0..{seats - 1}, got {args.seat}"
         )
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        p.error(f"--seed must be in 0..{MAX_SEED}, got {args.seed}")
     if args.iterations < 1:
         p.error(f"--iterations must be at least 1, got {args.iterations}")
     if args.against not in AGENTS and not args.against.endswith(".npz"):
@@ -587,14 +592,13 @@ def main(argv=None) -> dict | None:
         p.error(str(e))
     if args.web:
         return _web(p, args, env_id, config, agents)
-    record_path = args.record or default_record_path(env_id)
     return play_game(
         env_id,
         args.seat,
         agents,
         config=config,
         seed=args.seed,
-        record_path=record_path,
+        record_path=args.record,  # None: the default path, its runs/play/ made when saved
         color=use_color(args.no_color),
         against=args.against,
     )

@@ -261,6 +261,9 @@ def test_resolve__enter_plays_the_only_action():
         (["piquet-v0", "--config", "[1]"], "--config must be a JSON object such as"),
         (["piquet-v0", "--config", '{"episode": "forever"}'], "--config: "),
         (["nogame-v0"], "invalid choice: 'nogame-v0'"),
+        # issue 48, item 12: a seed outside the engine's range (it was a numpy traceback)
+        (["piquet-v0", "--seed", "-1"], "--seed must be in 0..9223372036854775807, got -1"),
+        (["piquet-v0", "--seed", str(2**63)], f"--seed must be in 0..{2**63 - 1}, got {2**63}"),
     ],
 )
 def test_command_line__errors_name_what_is_allowed(argv, message, capsys):
@@ -480,6 +483,21 @@ def test_command_line__an_unwritable_record_path_is_refused_before_play(
     assert "Your move" not in out.out
     assert (tmp_path / "old.json").read_text() == "keep"
     assert not (tmp_path / "no").exists()
+
+
+def test_command_line__the_default_record_path_is_made_where_none_is_yet(
+    tmp_path, monkeypatch, capsys
+):
+    """Without ``--record`` the game is saved under ``runs/play/``, created when missing (a
+    fresh checkout has none; it was a ``ValueError`` traceback before play)."""
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))  # leave at once: the record is saved
+    record = play.main(["piquet-v0", "--seed", "5", "--no-color"])
+    saved = list((tmp_path / "runs" / "play").glob("piquet-v0-*.json"))
+    assert len(saved) == 1 and json.loads(saved[0].read_text())["seed"] == 5 == record["seed"]
+    assert f"Record: {Path('runs') / 'play' / saved[0].name}" in capsys.readouterr().out
 
 
 # --- the viewer's command survives a path with spaces ------------------------------------------
