@@ -25,6 +25,7 @@ import numpy as np
 import cardenvs
 
 from .core.events import events
+from .core.rng import MAX_SEED
 from .play import parse_config, pretty, table, use_color
 
 
@@ -91,12 +92,14 @@ def main(argv=None) -> dict:
         description="Play one game between random agents and tell it as text.",
     )
     p.add_argument("--game", default="piquet-v0", choices=list(cardenvs.GAMES))
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help=f"the game's seed, 0..{MAX_SEED}")
     p.add_argument(
         "--config", help='the game\'s options as a JSON object, e.g. \'{"episode": "deal"}\''
     )
     p.add_argument("--no-color", "--plain", action="store_true", help="no colour codes")
     args = p.parse_args(argv)
+    if not 0 <= args.seed <= MAX_SEED:
+        p.error(f"--seed must be in 0..{MAX_SEED}, got {args.seed}")
     config = parse_config(p, args.config, args.game)
     return play(args.game, args.seed, color=use_color(args.no_color), config=config)
 

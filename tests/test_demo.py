@@ -106,6 +106,9 @@ def test_demo__colour_only_when_asked_or_on_a_terminal(capsys):
         (["--config", "{nope"], "--config must be a JSON object"),
         (["--game", "esel-v0", "--config", '{"num_players": 9}'], "--config: "),
         (["--game", "chess-v0"], "invalid choice: 'chess-v0'"),
+        # issue 48, item 12: a seed outside the engine's range (it was a numpy traceback)
+        (["--seed", "-1"], "--seed must be in 0..9223372036854775807, got -1"),
+        (["--seed", str(2**63)], f"--seed must be in 0..{2**63 - 1}, got {2**63}"),
     ],
 )
 def test_demo__command_line_errors(argv, message, capsys):
