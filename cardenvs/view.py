@@ -452,14 +452,32 @@ def main(argv=None) -> None:
         record = json.loads(src.read_text(encoding="utf-8"))
     except OSError as e:
         p.error(f"cannot read the record {str(src)!r}: {e.strerror or e}")
+    except UnicodeDecodeError as e:
+        p.error(
+            f"{str(src)!r} is not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+            f"{e.start}); a record is JSON in UTF-8 (what env.unwrapped.record() returns, saved "
+            "with json.dump)"
+        )
     except json.JSONDecodeError as e:
         p.error(f"{str(src)!r} is not JSON ({e}); a record is what env.unwrapped.record() returns")
     out = Path(a.out) if a.out else src.with_suffix(".html")
+    where = "-o " if a.out else "the page "
+    if out.is_dir():
+        p.error(f"{where}{str(out)!r} is a directory: give -o the path of the HTML file to write")
+    if not out.parent.is_dir():
+        why = "is not a directory" if out.parent.exists() else "does not exist (create it first)"
+        p.error(
+            f"{where}{str(out)!r} cannot be written: its directory {str(out.parent)!r} {why}; "
+            "or write the page elsewhere"
+        )
     try:
         text = html(record, a.seat)
     except ValueError as e:
         p.error(f"{src}: {e}")
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        p.error(f"{where}{str(out)!r} cannot be written: {e.strerror or e}")
     print(f"wrote {out} ({len(text) // 1024} KiB): open it in a browser")
 
 

@@ -307,6 +307,41 @@ def test_view__the_command_line(records, tmp_path, capsys):
         assert re.search(message, capsys.readouterr().err), argv
 
 
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("not utf-8", r"latin\.json' is not UTF-8 text .*byte 0xe9.*a record is JSON in UTF-8"),
+        ("-o missing dir", r"-o .*g\.html' cannot be written: its directory .*no' does not exist"),
+        ("-o a dir", r"-o .*pages' is a directory: give -o the path of the HTML file to write"),
+    ],
+    ids=["not-utf-8", "-o-missing-dir", "-o-a-dir"],
+)
+def test_view__a_bad_record_file_or_output_path_is_a_usage_error(
+    case, message, records, tmp_path, capsys
+):
+    """Issue 48, item 12: a record that is not UTF-8, ``-o`` into a missing directory or onto a
+    directory exit with argparse's usage error naming the path and what is allowed (they were
+    ``UnicodeDecodeError``, ``FileNotFoundError`` and ``IsADirectoryError`` tracebacks); nothing
+    is written."""
+    src = tmp_path / "game.json"
+    src.write_text(json.dumps(records["esel-v0"]))
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"game": "caf\xe9"}')
+    (tmp_path / "pages").mkdir()
+    argv = {
+        "not utf-8": [str(latin)],
+        "-o missing dir": [str(src), "-o", str(tmp_path / "no" / "g.html")],
+        "-o a dir": [str(src), "-o", str(tmp_path / "pages")],
+    }[case]
+    with pytest.raises(SystemExit) as e:
+        view.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "usage: python -m cardenvs.view" in err
+    assert re.search(message, err), err
+    assert not (tmp_path / "no").exists() and list((tmp_path / "pages").iterdir()) == []
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["game.json", "latin.json", "pages"]
+
+
 # --- what a seat's page may hold (issue 48, items 3 and 9) ---------------------------------------
 def _first_deck(env, seed: int, episode: int) -> list[str]:
     env.reset(seed=seed, options={"episode": episode})
