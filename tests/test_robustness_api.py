@@ -735,3 +735,30 @@ def test_episode__the_batched_engine_refuses_episodes_that_would_alias():
     with pytest.raises(ValueError, match=rf"episode {MAX_EPISODE}.*new seed"):
         venv.reset()
     venv.reset(seed=1)  # a seed starts over
+
+
+# --- last() once the game is over (a newcomer's finding) -----------------------------------------
+@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
+def test_last__after_every_agent_stepped_out_says_the_game_is_over(env_id):
+    """Once the game has ended and every agent has stepped out (``agent_iter`` is exhausted),
+    ``last()`` raises an error that says so and names ``reset()`` (it was a bare
+    ``KeyError: 'player_1'``). It is a ``KeyError`` still, which is what PettingZoo's own
+    ``AECEnv.last`` raises there, and a ``RuntimeError``, as ``last()`` before ``reset()``;
+    ``reset()`` makes ``last()`` work again."""
+    env = cardenvs.make(env_id, episode="deal")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.agents == []
+    for observe in (True, False):
+        with pytest.raises(KeyError) as e:
+            env.last(observe=observe)
+        assert str(e.value) == (
+            "the game is over: every agent has stepped out (env.agents is empty); call reset() "
+            "to play again"
+        )
+        assert isinstance(e.value, RuntimeError)
+    env.reset(seed=1)
+    assert env.last()[2] is False

@@ -9,11 +9,13 @@ terminated and PettingZoo's dead-step protocol applies (``step(None)`` for each)
 
 Order is enforced by the env itself: ``step``, ``observe``, ``last``, ``render``, ``scene``,
 ``picture``, ``record`` and ``determinize`` before ``reset`` raise ``RuntimeError``, ``step``
-once every agent has stepped out raises ``ValueError``. Unknown keys in ``reset``'s ``options``
-are ignored with a warning (PettingZoo's ``api_test`` passes one); ``deck``, ``dealer`` and
-``episode`` are validated (``episode``: see the batched engine, ``cardenvs.core.vector``; here
-in ``0..2**44 - 1``, ``core.rng.MAX_EPISODE``: a larger one would deal a smaller one's game, so
-after that episode a ``reset()`` without a seed raises ``ValueError`` too).
+once every agent has stepped out raises ``ValueError`` and ``last`` then ``GameOverError`` (a
+``RuntimeError`` and the ``KeyError`` PettingZoo's ``AECEnv.last`` raises there). Unknown keys
+in ``reset``'s ``options`` are ignored with a warning (PettingZoo's ``api_test`` passes one);
+``deck``, ``dealer`` and ``episode`` are validated (``episode``: see the batched engine,
+``cardenvs.core.vector``; here in ``0..2**44 - 1``, ``core.rng.MAX_EPISODE``: a larger one would
+deal a smaller one's game, so after that episode a ``reset()`` without a seed raises
+``ValueError`` too).
 
 Rendering: ``render_mode="ansi"`` returns the game's text, ``"human"`` prints it after every
 step, ``"rgb_array"`` returns a picture of the table (``core.picture``) in the view
@@ -78,6 +80,15 @@ ENGINE_ONLY = {
     "validate": "validate is an option of cardenvs.make_vector (the batched engine), not of "
     "cardenvs.make (an AEC env always checks actions: see illegal_action)",
 }
+
+
+class GameOverError(RuntimeError, KeyError):
+    """``last()`` once the game is over and every agent has stepped out. A ``KeyError`` too:
+    PettingZoo's own ``AECEnv.last`` raises one there (a bare ``KeyError`` of the agent's name),
+    so code that catches that still does; its message is plain text (not a quoted key)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class CardAECEnv(AECEnv):
@@ -251,6 +262,11 @@ class CardAECEnv(AECEnv):
     def last(self, observe: bool = True):
         if self._record is None:
             raise RuntimeError("call reset() before last()")
+        if not self.agents:
+            raise GameOverError(
+                "the game is over: every agent has stepped out (env.agents is empty); call "
+                "reset() to play again"
+            )
         return super().last(observe)
 
     def observe(self, agent):
