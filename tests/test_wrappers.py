@@ -237,3 +237,51 @@ def test_wrappers__bad_render_arguments_are_clear_errors():
     env = SingleAgentEnv("piquet-v0", render_mode="rgb_array")
     with pytest.raises(RuntimeError, match="reset"):
         env.render()
+
+
+@pytest.mark.parametrize(
+    ("actions", "message"),
+    [
+        (
+            lambda ok: np.where(np.arange(4) == 1, 1.7, ok),
+            r"row 1: action 1\.7 is not an integer: actions must be integers in 0\.\.\d+ "
+            r"\(an integer dtype\), got dtype float64",
+        ),
+        (
+            lambda ok: ok.astype(np.float64),
+            r"row 0: action \d\.0 is not an integer: .*got dtype float64",
+        ),
+        (
+            lambda ok: np.where(np.arange(4) == 2, 10**6, ok),
+            r"row 2: action 1000000 is outside the action space 0\.\.\d+",
+        ),
+        (
+            lambda ok: np.where(np.arange(4) == 3, -1, ok),
+            r"row 3: action -1 is outside the action space 0\.\.\d+",
+        ),
+        (lambda ok: ok > 0, r"row 0: action (True|False) is a bool: actions must be integers"),
+        (
+            lambda ok: np.array(["a", *ok[1:]], object),
+            r"row 0: action 'a' is not an integer: .*got dtype object",
+        ),
+        (lambda ok: ok[:3], r"actions must be 4 integers \(one per row\), got shape \(3,\)"),
+    ],
+    ids=["float-1.7", "whole-floats", "too-large", "negative", "bools", "strings", "too-few"],
+)
+def test_wrappers__sb3_vec_env_checks_actions_as_the_engine_does(actions, message):
+    """Issue 48, item 13: the SB3 ``VecEnv`` takes integer actions in ``0..N-1``, one per row,
+    as ``CardVectorEnv.step`` does: a float (1.7 was played as 1), a bool, an id out of range
+    (numpy's ``IndexError``) or a wrong count is a ``ValueError`` naming the row, the value and
+    what is allowed; nothing is stepped, and legal integer actions of any integer dtype play."""
+    pytest.importorskip("stable_baselines3", reason="needs the train extra")
+    from cardenvs.wrappers import sb3_vec_env
+
+    venv = sb3_vec_env("piquet-v0", num_envs=4, seed=3, episode="deal")
+    venv.reset()
+    ok = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()], np.int64)
+    before = venv.engine.observe(venv.engine.current_player)
+    with pytest.raises(ValueError, match=message):
+        venv.step(actions(ok))
+    np.testing.assert_array_equal(venv.engine.observe(venv.engine.current_player), before)
+    venv.step(ok.astype(np.uint8))  # any integer dtype plays
+    venv.step([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])  # a list of ints too

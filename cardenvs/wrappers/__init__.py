@@ -214,6 +214,32 @@ def _check_action(action, n: int, what: str) -> int:
     return int(action)
 
 
+def _check_actions(actions, num_envs: int, n: int) -> np.ndarray:
+    """One action per row as int64, if ``actions`` holds ``num_envs`` integers (an integer
+    dtype, signed or unsigned: no floats, bools or objects) in ``0..n-1``; else a ``ValueError``
+    naming the row, the value and what is allowed (as ``CardVectorEnv.step``)."""
+    a = np.asarray(actions)
+    allowed = f"actions must be integers in 0..{n - 1} (an integer dtype)"
+    if a.size != num_envs or a.ndim > 2:
+        raise ValueError(f"actions must be {num_envs} integers (one per row), got shape {a.shape}")
+    a = a.reshape(num_envs)  # SB3 may pass (num_envs, 1)
+    if a.dtype.kind == "b":
+        raise ValueError(f"row 0: action {a.tolist()[0]} is a bool: {allowed}, got dtype bool")
+    if a.dtype.kind not in "iu":
+        # the row to name: the first value that is not a whole number, else the first row
+        values = a.tolist()
+        whole = [isinstance(x, (int, float)) and float(x).is_integer() for x in values]
+        b = whole.index(False) if False in whole else 0
+        raise ValueError(
+            f"row {b}: action {brief(values[b])} is not an integer: {allowed}, got dtype {a.dtype}"
+        )
+    out = (a < 0) | (a >= n)
+    if out.any():
+        b = int(np.flatnonzero(out)[0])
+        raise ValueError(f"row {b}: action {int(a[b])} is outside the action space 0..{n - 1}")
+    return a.astype(np.int64)
+
+
 _SB3_CLASS = None
 
 
@@ -231,7 +257,9 @@ def sb3_vec_env(
     masks)`` is told which rows it plays (a pool that gives each game its own opponent). Rewards
     are the learner's; a finished game's last observation is in
     ``infos[b]["terminal_observation"]`` and the row restarts at once (SB3's convention).
-    ``env_method("action_masks")`` answers sb3-contrib's ``MaskablePPO``.
+    ``env_method("action_masks")`` answers sb3-contrib's ``MaskablePPO``. Actions are checked as
+    the batched engine checks them: one per row, of an integer dtype (no floats, bools or
+    objects), in ``0..num_actions - 1`` and legal, else ``ValueError`` naming the row and value.
     """
     global _SB3_CLASS
     if _SB3_CLASS is None:
@@ -284,7 +312,7 @@ def _make_sb3_class():
             return obs
 
         def step_async(self, actions):
-            self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+            self._actions = _check_actions(actions, self.num_envs, self.action_space.n)
 
         def step_wait(self):
             t0 = time.perf_counter()
