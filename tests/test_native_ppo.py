@@ -533,6 +533,97 @@ def test_trainer__parse_rejects_bad_arguments_and_reads_the_native_defaults(caps
         assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--device", "foo"], "--device 'foo' cannot be used: "),
+        (["--config", '{"foo": 1}'], "--config: unknown config option(s) ['foo'] for piquet-v0"),
+        (["--eval-config", '{"foo": 1}'], "--eval-config: unknown config option(s) ['foo']"),
+        (["--seed", "-1"], "--seed must be in 0..9223372036854775792 (the engine's rows are"),
+        (["--seed", str(2**63 - 1)], f"--seed must be in 0..{2**63 - 16}"),
+        (["--learning-rate", "nan"], "--learning-rate must be a finite number above 0, got nan"),
+        (["--learning-rate", "inf"], "--learning-rate must be a finite number above 0, got inf"),
+        (["--minutes", "nan"], "--minutes must be >= 0 and finite (0: no time budget), got nan"),
+        (["--ent-coef", "nan"], "--ent-coef must be a finite number, got nan"),
+        (["--max-grad-norm", "0"], "--max-grad-norm must be a finite number above 0, got 0.0"),
+        (["--out", "FILE"], "is a file: give a folder"),
+        (["--out", "FILE/run"], "cannot be made: "),
+        (["--league", "model:m.zip"], "--league model:m.zip: model:<path> takes a .npz model"),
+    ],
+    ids=lambda x: x if isinstance(x, str) else "-".join(x),
+)
+def test_trainer__bad_arguments_are_usage_errors_before_anything_is_written(
+    tmp_path, capsys, extra, message
+):
+    """Issue 48, item 12: each of these exits with argparse's usage error naming the argument,
+    its value and what is allowed (an unknown device, an unknown option and a file as --out were
+    tracebacks; nan and inf were taken), and --out is not made before every argument is
+    checked."""
+    pytest.importorskip("torch")
+    from train.ppo import main
+
+    out = tmp_path / "run"
+    (tmp_path / "file").write_text("keep")
+    extra = [x.replace("FILE", str(tmp_path / "file")) for x in extra]
+    with pytest.raises(SystemExit) as e:
+        main(tiny_args(out, "piquet-v0", *extra))
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "usage: python -m train.ppo" in err
+    assert message in err, err
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["file"]
+    assert (tmp_path / "file").read_text() == "keep"
+
+
+def test_trainer__ctrl_c_saves_the_last_completed_update_without_a_traceback(tmp_path):
+    """Issue 48, item 12: Ctrl-C (SIGINT, as a shell sends it) once an update has been logged
+    ends the run with a short message and exit status 130, no traceback, and leaves in --out a
+    loadable model.npz of the last completed update (the numpy policy and PolicyAgent load it;
+    its header counts that update's learner decisions)."""
+    pytest.importorskip("torch")
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    args = tiny_args(out, "piquet-v0", "--total-timesteps", "1000000000")
+    args += ["--eval-every", "1000000000", "--minutes", "0"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "train.ppo", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C as in a shell: a pytest-xdist worker ignores SIGINT, and a Python started with
+        # SIGINT ignored installs no KeyboardInterrupt handler (tests/test_play.py does the same)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    progress = out / "progress.csv"
+    try:
+        deadline = time.monotonic() + 600
+        while not (progress.exists() and len(progress.read_text().splitlines()) >= 2):
+            assert proc.poll() is None, proc.communicate()[1][-3000:]
+            assert time.monotonic() < deadline, "no update was logged in 10 minutes"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, stderr[-3000:]
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr[-3000:]
+    assert "interrupted (Ctrl-C): saved the model of the last completed update" in stderr
+    logged = [int(r["timesteps"]) for r in csv.DictReader(progress.open())]
+    model = NumpyPolicy.load(out / "model.npz")
+    # the model's update is the last logged one, or the one just after it (saved before its row)
+    assert model.header["timesteps"] >= logged[-1] > 0
+    assert f"{model.header['timesteps']:,} learner decisions" in stderr
+    assert not list(out.glob("*.part"))
+    venv = cardenvs.make_vector("piquet-v0", 8, seed=1, episode="deal")
+    obs, mask, _ = venv.reset()
+    actions = PolicyAgent(out / "model.npz", "piquet-v0").act_batch(obs, mask)
+    assert mask[np.arange(8), actions].all()
+
+
 def test_trainer__league_seats_one_learner_side_per_league_game():
     from train.ppo import League
 

@@ -78,7 +78,9 @@ dotted line of the learning curve), so a setting that mostly draws cannot pass f
 
 **Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
 training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
-comes first; the last evaluation follows.
+comes first; the last evaluation follows. Ctrl-C stops a run early: ``model.npz`` is then the
+model of the last completed update (no final evaluation, plot or summary), said in one line,
+exit status 130.
 
 Per-game defaults: ``train/hyperparams.py`` (``NATIVE`` and ``NATIVE_TUNED``); the command line
 overrides them; ``summary.json`` records what a run used.
@@ -110,6 +112,8 @@ from numba import njit
 
 import cardenvs
 from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+from cardenvs.core.rng import MAX_SEED
+from cardenvs.registry import lookup
 from train import hyperparams
 
 MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 after the softmax
@@ -141,7 +145,12 @@ def parse(argv=None) -> argparse.Namespace:
     a("--minutes", type=float, help="wall-clock budget in minutes, evaluations included (0: none)")
     a("--num-envs", type=int, help="games stepped together")
     a("--num-steps", type=int, help="engine steps per rollout (one decision per game per step)")
-    a("--seed", type=int, default=0, help="seed of the engine, the network, the league")
+    a(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the engine (row b: seed + b), the network, the league",
+    )
     # One torch thread by default: more threads contend for the cores over the small matrix
     # products, and the engine and the league run in between. torch.compile is off by default:
     # it took long to compile and did not make the update measurably faster
@@ -220,10 +229,30 @@ def parse(argv=None) -> argparse.Namespace:
     for name in positive:
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
-    if args.minutes < 0:
-        p.error(f"--minutes must be >= 0 (0: no time budget), got {args.minutes}")
-    if not 0.0 <= args.league_share <= 1.0:
-        p.error(f"--league-share must be in [0, 1], got {args.league_share}")
+    # every number finite and in its range (nan passes no comparison: hence "not (...)")
+    for name, what, allowed in FLOAT_RANGES:
+        value = getattr(args, name)
+        if value is not None and not (math.isfinite(value) and allowed(value)):
+            p.error(f"--{name.replace('_', '-')} must be {what}, got {value}")
+    if min(args.net) < 1:
+        p.error(f"every --net size must be at least 1, got {args.net}")
+    seats = 0
+    for option in ("config", "eval_config"):  # the game's options, checked before anything runs
+        game, defaults = lookup(args.game)
+        try:
+            config = game.config_cls.from_kwargs(**(defaults | getattr(args, option)))
+        except (ValueError, TypeError) as e:
+            p.error(f"--{option.replace('_', '-')}: {e}")
+        seats = max(seats, int(game.num_seats(config)))
+    # the engine seeds its rows seed .. seed + num_envs - 1, an evaluation's games (at most
+    # max(--eval-games, every seating of the two agents)) seed + 1 on; each seed <= MAX_SEED
+    top = MAX_SEED - max(args.num_envs - 1, args.eval_games, 2**seats - 2)
+    if not 0 <= args.seed <= top:
+        p.error(
+            f"--seed must be in 0..{top} (the engine's rows are seeded seed, seed + 1, ..., the "
+            f"evaluations' games seed + 1, ...; a seed is at most {MAX_SEED}), got {args.seed}"
+        )
+    check_device(p, args.device)
     for kind in args.league:
         if kind in LEAGUE_KINDS:
             continue
@@ -231,14 +260,59 @@ def parse(argv=None) -> argparse.Namespace:
             league_agent(kind, args.game, args.config, args.seed)  # loads it once: a clear error
         except (ValueError, ImportError, OSError) as e:
             p.error(f"--league {kind}: {e}")
-    if not (0.0 <= args.gamma <= 1.0 and 0.0 <= args.gae_lambda <= 1.0):
-        p.error(f"--gamma and --gae-lambda must be in [0, 1], got {args.gamma}, {args.gae_lambda}")
-    if args.learning_rate <= 0 or args.clip_coef <= 0 or min(args.net) < 1:
-        p.error("--learning-rate, --clip-coef and every --net size must be positive")
     if args.out is None:
         args.out = f"runs/native-{args.game}"
+    problem = out_problem(Path(args.out))
+    if problem:
+        p.error(f"--out {args.out!r} {problem}")
     args.command = "python -m train.ppo " + shlex.join(sys.argv[1:] if argv is None else argv)
     return args
+
+
+#: the float arguments' ranges: (name, what is allowed, as words after "must be", the test)
+FLOAT_RANGES = (
+    ("minutes", ">= 0 and finite (0: no time budget)", lambda x: x >= 0),
+    ("learning_rate", "a finite number above 0", lambda x: x > 0),
+    ("gamma", "in [0, 1]", lambda x: 0 <= x <= 1),
+    ("gae_lambda", "in [0, 1]", lambda x: 0 <= x <= 1),
+    ("clip_coef", "a finite number above 0", lambda x: x > 0),
+    ("ent_coef", "a finite number", lambda x: True),
+    ("vf_coef", "a finite number", lambda x: True),
+    ("max_grad_norm", "a finite number above 0", lambda x: x > 0),
+    ("target_kl", "a finite number above 0 (or left out: no early stop)", lambda x: x > 0),
+    ("league_share", "in [0, 1]", lambda x: 0 <= x <= 1),
+)
+
+
+def check_device(parser, name: str) -> None:
+    """``--device``: a torch device this machine has (``parser.error`` naming it otherwise).
+    Without torch nothing is checked here: ``main`` says that training needs it."""
+    try:
+        import torch
+    except ImportError:
+        return
+    try:
+        torch.zeros(1, device=torch.device(name))
+    except (RuntimeError, AssertionError) as e:  # an unknown or unavailable device
+        parser.error(f"--device {name!r} cannot be used: {e} (cpu, or cuda where there is a GPU)")
+
+
+def out_problem(out: Path) -> str | None:
+    """Why the output folder ``out`` cannot be used (made if missing), or None."""
+    if out.exists():
+        if not out.is_dir():
+            return "is a file: give a folder (made if missing) for the model and the logs"
+        if not os.access(out, os.W_OK | os.X_OK):
+            return "is a folder this user cannot write to"
+        return None
+    parent = out.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"cannot be made: {str(parent)!r} is a file, not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot be made: {str(parent)!r} is a folder this user cannot write to"
+    return None
 
 
 # =============================================================================================
@@ -672,6 +746,11 @@ def league_agent(kind: str, game: str, config: dict, seed: int):
         path = kind[len("model:") :]
         if not path:
             raise ValueError("model:<path> needs the path of a .npz model after 'model:'")
+        if Path(path).suffix == ".zip":
+            raise ValueError(
+                f"model:<path> takes a .npz model of train/ppo.py, got {path!r}: an SB3 .zip is "
+                "not loaded here (loading one runs the code its pickles hold)"
+            )
         agent = make_agent(f"ppo:{path}", game, seed)
         agent.name = kind
         return agent
@@ -913,8 +992,68 @@ class Progress:
 # =============================================================================================
 # Training
 # =============================================================================================
+class Completed:
+    """The last completed update, kept for Ctrl-C: a copy of the network after it (``keep``),
+    its number and learner decisions, and the run's engine and logs."""
+
+    def __init__(self):
+        self.net = None
+        self.update = self.timesteps = 0
+        self.venv = self.logs = None
+
+    def keep(self, agent, update: int, timesteps: int) -> None:
+        if self.net is None:
+            self.net = copy.deepcopy(agent)
+        else:
+            self.net.load_state_dict(agent.state_dict())  # copies the tensors
+        self.update, self.timesteps = update, timesteps
+
+
 def main(argv=None) -> dict:
-    args = parse(argv)
+    """``python -m train.ppo``: the run's summary. Ctrl-C (``KeyboardInterrupt``) ends it with a
+    short message and exit status 130, the model of the last completed update saved as
+    ``model.npz`` in ``--out``."""
+    completed, args = Completed(), None
+    try:
+        args = parse(argv)
+        return train(args, completed)
+    except KeyboardInterrupt:
+        interrupted(args, completed)
+
+
+def interrupted(args, completed: Completed) -> None:
+    """After Ctrl-C: save the last completed update's model (through a temporary file, a second
+    Ctrl-C held off meanwhile), close the logs, say so in one line and exit with status 130."""
+    import signal
+    import threading
+
+    hold = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if hold else None
+    try:
+        if completed.logs is not None:
+            completed.logs.close()
+        if completed.net is None:
+            message = "interrupted (Ctrl-C) before the first update was complete: no model saved"
+        else:
+            out = Path(args.out)
+            path, part = out / "model.npz", out / "model.npz.part"
+            header = model_header(args, completed.venv, completed.timesteps)
+            to_numpy_policy(completed.net, header).save(part)
+            os.replace(part, path)
+            message = (
+                "interrupted (Ctrl-C): saved the model of the last completed update (update "
+                f"{completed.update}, {completed.timesteps:,} learner decisions) to {path}; logs "
+                f"in {out}"
+            )
+    finally:
+        if hold and previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    print(message, file=sys.stderr, flush=True)
+    raise SystemExit(130)
+
+
+def train(args, completed: Completed) -> dict:
+    """The run (see the module docstring); ``completed`` follows its last completed update."""
     try:
         import torch
     except ImportError:
@@ -926,17 +1065,14 @@ def main(argv=None) -> dict:
         except RuntimeError:  # already set once in this process
             pass
     torch.manual_seed(args.seed)
-    try:
-        device = torch.device(args.device)
-        torch.zeros(1, device=device)
-    except (RuntimeError, AssertionError) as e:  # an unknown or unavailable device
-        raise ValueError(f"--device {args.device!r} cannot be used: {e}") from None
+    device = torch.device(args.device)  # checked in parse
     args.precision = resolve_precision(args.precision, device)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
     # -- the engine, the trajectory groups, the league -----------------------------------------
     venv = cardenvs.make_vector(args.game, args.num_envs, seed=args.seed, **args.config)
+    completed.venv = venv
     N, T, P = venv.num_envs, args.num_steps, venv.num_seats
     D, A = venv.obs_dim, venv.num_actions
     group_of_seat, rep_seat = trajectory_groups(P, venv.sides, args.credit)
@@ -995,7 +1131,7 @@ def main(argv=None) -> dict:
         pending,
     )
 
-    logs = Logs(out)
+    logs = completed.logs = Logs(out)
     timing = dict.fromkeys(("env", "policy", "league", "credit", "update", "eval"), 0.0)
     budget_s = args.minutes * 60.0
     progress = Progress(args.total_timesteps, budget_s, args.progress)
@@ -1143,6 +1279,7 @@ def main(argv=None) -> dict:
         timing["update"] += time.perf_counter() - t0
         trained += M
         update += 1
+        completed.keep(agent, update, timesteps)  # what Ctrl-C saves from here on
 
         train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
         logs.update(
