@@ -25,6 +25,10 @@ result for a seat is its reward (``reward="win"``: the winners share +1). Report
 
 Writes ``tournament.json``, ``tournament.md`` and ``tournament.png`` (matplotlib, if installed)
 into ``--out``.
+
+An agent ``ppo:<path>`` is a saved model (``agents.policy.PolicyAgent``): a ``.npz`` of
+``train/ppo.py``, or an SB3 ``.zip`` of ``train/sb3_ppo.py`` only with ``--trusted`` (loading a
+``.zip`` runs the code its pickles hold: trust only files you trained or would let run code).
 """
 
 from __future__ import annotations
@@ -46,9 +50,32 @@ from agents import RandomAgent, heuristic_for  # noqa: E402
 from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
+TRUSTED_HELP = (
+    "I trust the SB3 .zip models named here: loading one runs the code inside it (its pickles), "
+    "so give --trusted only for files you trained or got from someone you would let run code on "
+    "this machine; a .npz model is read without pickles and never needs it"
+)
 AGENTS = ("random", "heuristic", "ismcts")
 ISMCTS_ITERATIONS = 200
 SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
+
+
+def sb3_zip(path) -> bool:
+    """Whether the model path ``path`` names an SB3 ``.zip``, read as ``PolicyAgent`` reads it
+    (a path with no file there stands for the ``.npz``, else the ``.zip``, of that name)."""
+    p = Path(path)
+    if not p.exists():
+        p = next((q for q in (p.with_suffix(".npz"), p.with_suffix(".zip")) if q.exists()), p)
+    return p.suffix == ".zip"
+
+
+def untrusted_zip(path) -> str:
+    """Why a command line refuses the SB3 ``.zip`` ``path`` without ``--trusted``."""
+    return (
+        f"{str(path)!r} is an SB3 .zip model: loading it runs the code its pickles hold; give "
+        "--trusted if you trust this file (you trained it, or it comes from someone you would let "
+        "run code on this machine), or use a .npz model (read without pickles)"
+    )
 
 
 def make_agent(
@@ -60,15 +87,17 @@ def make_agent(
     time_limit: float | None = None,
     batch: int = 16,
     config: dict | None = None,
+    trusted: bool = False,
 ):
     """An agent by kind name for ``env_id``; ``ppo:<path>`` loads a policy saved by
-    ``train/ppo.py`` (``.npz``) or ``train/sb3_ppo.py`` (``.zip``):
-    ``agents.policy.PolicyAgent``; ``zoo`` is the pretrained model of ``env_id`` with
-    ``config`` (the options that select it, e.g. ``{"num_players": 2}``): ``cardenvs.zoo.load``."""
+    ``train/ppo.py`` (``.npz``) or ``train/sb3_ppo.py`` (``.zip``, only with ``trusted``: loading
+    one runs its pickles): ``agents.policy.PolicyAgent``; ``zoo`` is the pretrained model of
+    ``env_id`` with ``config`` (the options that select it, e.g. ``{"num_players": 2}``):
+    ``cardenvs.zoo.load``."""
     if kind.startswith("ppo:"):
         from agents.policy import PolicyAgent
 
-        return PolicyAgent(kind[4:], env_id, seed=seed, name=kind)
+        return PolicyAgent(kind[4:], env_id, seed=seed, name=kind, trusted=trusted)
     if kind == "random":
         return RandomAgent(seed=seed)
     if kind == "heuristic":
@@ -304,8 +333,10 @@ def run(
     rollout: str = "random",
     time_limit: float | None = None,
     batch: int = 16,
+    trusted: bool = False,
 ) -> dict:
-    """The whole tournament; returns the JSON-able report."""
+    """The whole tournament; returns the JSON-able report. ``trusted``: the ``ppo:<path>`` agents
+    may be SB3 ``.zip`` files (``make_agent``)."""
     report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "games": {}}
     if "ismcts" in agent_kinds:
         report["ismcts_iterations"] = iterations
@@ -338,6 +369,7 @@ def run(
                     rollout,
                     time_limit,
                     batch,
+                    trusted=trusted,
                 )
                 for x in ids
             ]
@@ -485,12 +517,15 @@ def main(argv=None) -> dict:
         default=16,
         help="ISMCTS iterations whose roll-outs run together",
     )
+    p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
     a = p.parse_args(argv)
     if len(a.agents) < 2:
         p.error("a tournament needs at least two agents")
     for kind in a.agents:
         if kind not in AGENTS and not kind.startswith("ppo:"):
             p.error(f"unknown agent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
+        if kind.startswith("ppo:") and sb3_zip(kind[4:]) and not a.trusted:
+            p.error(f"--agents {kind}: {untrusted_zip(kind[4:])}")
     if a.n < 1:
         p.error("--n must be at least 1")
     config = json.loads(a.config)
@@ -505,6 +540,7 @@ def main(argv=None) -> dict:
         rollout=a.ismcts_rollout,
         time_limit=a.ismcts_seconds,
         batch=a.ismcts_batch,
+        trusted=a.trusted,
     )
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -624,6 +624,123 @@ def test_trainer__ctrl_c_saves_the_last_completed_update_without_a_traceback(tmp
     assert mask[np.arange(8), actions].all()
 
 
+# --- train.evaluate's command line (issue 48, items 12 and 2; a newcomer's finding) -----------
+GAME = ("--game", "piquet-v0")
+
+
+@pytest.fixture
+def models(tmp_path):
+    """A piquet model (header config: single deals), a two-player Esel model and a file named
+    like an SB3 .zip (refused before anything reads it), in ``tmp_path``."""
+    import zipfile
+
+    from harness import random_model
+
+    piquet = random_model(tmp_path / "piquet.npz", "piquet-v0", config={"episode": "deal"})
+    esel = random_model(
+        tmp_path / "esel2.npz", "esel-v0", config={"episode": "deal", "num_players": 2}
+    )
+    with zipfile.ZipFile(tmp_path / "sb3.zip", "w") as z:
+        z.writestr("data", "{}")
+    return {"piquet": str(piquet), "esel": str(esel), "zip": str(tmp_path / "sb3.zip")}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["piquet", "--game", "esel-v0"],
+            "--game esel-v0: the model 'PATH/piquet.npz' plays piquet-v0 (its header)",
+        ),
+        (["piquet", *GAME, "--config", '{"foo": 1}'], "--config: unknown config option(s) ['foo']"),
+        (["piquet", *GAME, "--config", "[1]"], "--config must be a JSON object of piquet-v0's"),
+        (
+            ["piquet", *GAME, "--seed", "-1"],
+            "--seed must be in 0..9223372036854775806 (the 2 games",
+        ),
+        (
+            ["zip", "--game", "piquet-v0"],
+            "'PATH/sb3.zip' is an SB3 .zip model: loading it runs the code its pickles hold; "
+            "give --trusted if you trust this file",
+        ),
+        (
+            ["zip", "--trusted"],
+            "--game is needed for an SB3 .zip model (it has no header to read it from)",
+        ),
+        (
+            ["piquet", *GAME, "--against", "random", "ppo:ZIP"],
+            "--against ppo:PATH/sb3.zip: 'PATH/sb3.zip' is an SB3 .zip model: loading it runs",
+        ),
+        (
+            ["piquet", *GAME, "--against", "ppo:PATH/esel2.npz"],
+            "--against ppo:PATH/esel2.npz: the model was trained on another game: 'esel-v0', "
+            "not 'piquet-v0'",
+        ),
+    ],
+    ids=[
+        "other-game",
+        "unknown-option",
+        "config-not-object",
+        "seed",
+        "zip-untrusted",
+        "zip-no-game",
+        "opponent-zip-untrusted",
+        "opponent-other-game",
+    ],  # fmt: skip
+)
+def test_evaluate__bad_arguments_are_usage_errors(models, tmp_path, capsys, argv, message):
+    """Each exits with argparse's usage error naming the argument, its value and what is allowed
+    (another game's model, an unknown option and a negative seed were tracebacks; an SB3 .zip
+    was refused with PolicyAgent's ValueError, a traceback: it needs --trusted); no result is
+    written."""
+    from train import evaluate
+
+    paths = {"piquet": models["piquet"], "zip": models["zip"], "ppo:ZIP": f"ppo:{models['zip']}"}
+    argv = [paths.get(x, x).replace("PATH", str(tmp_path)) for x in argv]
+    report = tmp_path / "r.json"
+    with pytest.raises(SystemExit) as e:
+        evaluate.main([*argv, "--n", "1", "--json", str(report)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "usage: python -m train.evaluate" in err, err
+    assert message.replace("PATH", str(tmp_path)) in err, err
+    assert not report.exists()
+
+
+def test_evaluate__plays_the_config_of_the_model_s_header_and_says_which(models, tmp_path, capsys):
+    """Newcomer finding: a model is evaluated under the game and config its header records (a
+    two-player Esel model at two players, not at Esel's default four), and the command says
+    which config it used; an explicit --config option wins over the header's, with a warning
+    naming it where it differs."""
+    from train import evaluate
+
+    report = tmp_path / "r.json"
+    rows = evaluate.main([models["esel"], "--n", "1", "--against", "random", "--json", str(report)])
+    out = capsys.readouterr()
+    assert rows[0]["games"] == 2  # one game in each of the two seats
+    saved = json.loads(report.read_text())
+    assert saved["game"] == "esel-v0" and saved["config"]["num_players"] == 2
+    assert saved["config"]["episode"] == "deal"
+    assert (
+        f"evaluating {models['esel']} on esel-v0 with the model's training config (its header): "
+        '{"episode": "deal", "num_players": 2}' in out.out
+    )
+    assert "warning" not in out.err
+    rows = evaluate.main([models["esel"], "--config", '{"num_players": 4, "episode": "deal"}',
+                          "--n", "1", "--against", "random", "--json", str(report)])  # fmt: skip
+    out = capsys.readouterr()
+    assert rows[0]["games"] == 4  # four seats now
+    assert json.loads(report.read_text())["config"]["num_players"] == 4
+    assert (
+        "warning: --config num_players=4 differs from the model's training config "
+        "(num_players=2, its header)" in out.err
+    )
+    assert "episode" not in out.err  # the same as the header's: no warning
+    assert (
+        '{"episode": "deal", "num_players": 4}' in out.out
+        and "(its header) and --config over it: " in out.out
+    )
+
+
 def test_trainer__league_seats_one_learner_side_per_league_game():
     from train.ppo import League
 
@@ -709,17 +826,28 @@ def test_trainer__end_to_end_sb3_run_plays_beside_a_native_model(native_run, tmp
     cmd += ["--total-timesteps", "512", "--eval-every", "512", "--eval-games", "4"]
     cmd += ["--num-envs", "8", "--n-steps", "32", "--batch-size", "128", "--out", str(out)]
     run_module("train.sb3_ppo", cmd)
-    from benchmarks.tournament import head_to_head, run
+    from benchmarks.tournament import main
 
-    zipped, npz = out / "model.zip", native / "model.npz"
-    # the tournament's ppo:<path> refuses an SB3 .zip (loading one unpickles it) until its
-    # command line can say the file is trusted; loaded as trusted, it plays the native model
-    with pytest.raises(ValueError, match=r"model\.zip.*trusted=True"):
-        run([game], [f"ppo:{zipped}", f"ppo:{npz}"], 2, 0, {"episode": "deal"}, True)
-    sb3 = PolicyAgent(zipped, game, trusted=True)
-    row = head_to_head(game, sb3, PolicyAgent(npz, game), 2, 0, {"episode": "deal"})
+    # the SB3 .zip is trusted on the command line (--trusted: loading it runs its pickles)
+    agents = [f"ppo:{out / 'model.zip'}", f"ppo:{native / 'model.npz'}"]
+    argv = ["--games", game, "--agents", *agents, "--n", "2", "--config", '{"episode": "deal"}']
+    argv += ["--quiet", "--out", str(tmp_path / "t")]
+    report = main([*argv, "--trusted"])
+    rows = report["games"][game]["agents"]
     seats = cardenvs.make_vector(game, 1, seed=0).num_seats
-    assert row["games"] == 2 * seats * (2**seats - 2) // 2
+    assert [r["seats_played"] for r in rows.values()] == [2 * seats * (2**seats - 2) // 2] * 2
+    # without --trusted: a usage error that says why (never a traceback, nothing written)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.tournament", *argv[:-1], str(tmp_path / "u")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "model.zip' is an SB3 .zip model: loading it runs the code" in done.stderr
+    assert "give --trusted if you trust this file" in done.stderr
+    assert not (tmp_path / "u").exists()
 
 
 def test_train_speed__measures_both_trainers_side_by_side(tmp_path, capsys):

@@ -143,33 +143,55 @@ def tiny_model(tmp_path_factory):
     return out / "model.zip"
 
 
-def test_train__evaluate_plays_a_trusted_saved_model_against_agents(tiny_model, tmp_path):
-    """``train.evaluate`` on an SB3 ``.zip`` path: refused, since loading one unpickles it
-    (``PolicyAgent``'s ``trusted``; the command line has no flag for it yet); the model loaded
-    as trusted plays through ``train.evaluate.evaluate``."""
-    from agents.policy import PolicyAgent
-    from train.evaluate import evaluate
-
+def test_train__evaluate_plays_a_saved_model_against_agents(tiny_model, tmp_path):
+    """``train.evaluate`` on an SB3 ``.zip`` path with ``--trusted`` plays it (issue 48, item 2:
+    loading a ``.zip`` unpickles it, so the command line says it trusts the file); without the
+    flag the refusal is a usage error that says why and names the flag, not a traceback."""
     report = tmp_path / "eval.json"
     cmd = [sys.executable, "-m", "train.evaluate", str(tiny_model), "--game", "piquet-v0"]
     cmd += ["--config", '{"episode": "deal"}', "--against", "random", "heuristic", "--n", "6"]
     cmd += ["--json", str(report)]
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode != 0 and "trusted=True" in done.stderr, done.stderr[-2000:]
+    refused = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr[-2000:]
+    assert (
+        "model.zip' is an SB3 .zip model: loading it runs the code its pickles hold; give "
+        "--trusted if you trust this file" in refused.stderr
+    )
     assert not report.exists()
-    model = PolicyAgent(tiny_model, "piquet-v0", trusted=True).model
-    rows = evaluate(model, "piquet-v0", {"episode": "deal"}, ["random", "heuristic"], 6)
+    done = subprocess.run(
+        [*cmd, "--trusted"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(report.read_text())["results"]
     assert [r["opponent"] for r in rows] == ["random", "heuristic"]
     for r in rows:
         assert r["games"] == 12 and r["ci_low"] <= r["win_rate"] <= r["ci_high"]
+    assert "piquet-v0 vs random" in done.stdout
 
 
-def test_train__a_saved_model_is_a_tournament_agent_once_trusted(tiny_model):
+def test_train__a_saved_model_is_a_tournament_agent(tiny_model, tmp_path, capsys):
+    """``ppo:<zip>`` plays in the tournament once trusted (``run(..., trusted=True)``, the
+    command line's ``--trusted``); untrusted, ``run`` refuses it with ``PolicyAgent``'s
+    ValueError and the command line with a usage error naming the flag."""
     from agents.policy import PolicyAgent
-    from benchmarks.tournament import run
+    from benchmarks import tournament
 
+    agents = [f"ppo:{tiny_model}", "random"]
+    report = tournament.run(["piquet-v0"], agents, 4, 0, {"episode": "deal"}, True, trusted=True)
+    row = report["games"]["piquet-v0"]["agents"][f"ppo:{tiny_model}"]
+    assert row["seats_played"] == 8
     with pytest.raises(ValueError, match=r"model\.zip.*trusted=True"):
-        run(["piquet-v0"], [f"ppo:{tiny_model}", "random"], 4, 0, {"episode": "deal"}, True)
+        tournament.run(["piquet-v0"], agents, 4, 0, {"episode": "deal"}, True)
+    argv = ["--games", "piquet-v0", "--agents", *agents, "--n", "2", "--config"]
+    argv += ['{"episode": "deal"}', "--quiet", "--out", str(tmp_path / "t")]
+    with pytest.raises(SystemExit) as e:
+        tournament.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and f"--agents ppo:{tiny_model}: " in err and "--trusted" in err
+    assert not (tmp_path / "t").exists()
+    report = tournament.main([*argv, "--trusted"])
+    assert report["games"]["piquet-v0"]["agents"][f"ppo:{tiny_model}"]["seats_played"] == 4
+    assert (tmp_path / "t" / "tournament.json").is_file()
     agent = PolicyAgent(tiny_model, "piquet-v0", trusted=True)
     env = cardenvs.make("piquet-v0", episode="deal")
     env.reset(seed=1)

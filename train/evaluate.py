@@ -16,12 +16,20 @@ baseline made of draws (two-player Esel) shows as such. ``--json`` writes the sa
 (``head_to_head``'s: ``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci_low``,
 ``return_ci_high`` beside the win rate) if given.
 
+The game and its config come from the model's header (a ``.npz`` records the game and the
+config it was trained with), and the command prints which config it plays: ``--config`` sets
+options over the header's (a warning names each that differs from the training value); an SB3
+``.zip`` has no header readable without unpickling it, so it needs ``--game`` (and ``--config``
+where the game's defaults are not what it was trained for) and ``--trusted``.
+
 Arguments
 ---------
 model               a model saved by ``train/ppo.py`` (``model.npz``) or by
                     ``train/sb3_ppo.py`` (``model.zip``), or a checkpoint of either
---game              environment id the model was trained on
---config            the game's config as JSON (use the training config)
+--game              environment id the model was trained on (default: the model's header)
+--config            the game's options as JSON, over the model's training config (its header)
+--trusted           I trust this .zip: loading it runs the code inside (SB3's pickles); a .zip
+                    (the model, or a ppo:<path> opponent) is refused without it
 --against           opponents: random, heuristic, ismcts or ppo:<path> (another model)
 --n                 games per seating arrangement
 --seed              seed of the games and of the opponents
@@ -40,6 +48,7 @@ model               a model saved by ``train/ppo.py`` (``model.npz``) or by
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -52,11 +61,18 @@ from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from benchmarks.tournament import (  # noqa: E402
     AGENTS,
+    TRUSTED_HELP,
+    arrangements,
     head_to_head,
     make_agent,
     reward_text,
+    sb3_zip,
+    untrusted_zip,
     wdl_text,
 )
+from cardenvs.core.rng import MAX_SEED  # noqa: E402
+from cardenvs.policy import read_header  # noqa: E402
+from cardenvs.registry import lookup  # noqa: E402
 
 
 def evaluate(
@@ -72,17 +88,24 @@ def evaluate(
     side: bool = False,
     rollout: str = "random",
     search: int = 0,
+    trusted: bool = False,
 ) -> list[dict]:
     """Win rates of ``model`` (a path to a ``.npz`` or ``.zip`` model, a loaded ``NumpyPolicy`` or
     ``MaskablePPO``) against each opponent kind; with ``search`` > 0 the model plays through
-    ISMCTS with that many iterations a move, rolling out with itself."""
-    agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed)
+    ISMCTS with that many iterations a move, rolling out with itself. ``trusted``: a ``.zip``
+    path (the model's or a ``ppo:<path>`` opponent's) may be loaded, running its pickles."""
+    agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed, trusted=trusted)
     if search:
         agent = ISMCTSAgent(game, iterations=search, rollout=agent, seed=seed)
     rows = []
     for k, kind in enumerate(against):
         opponent = make_agent(
-            kind, game, seed + 7919 * (k + 1), iterations=iterations, rollout=rollout
+            kind,
+            game,
+            seed + 7919 * (k + 1),
+            iterations=iterations,
+            rollout=rollout,
+            trusted=trusted,
         )
         row = head_to_head(game, agent, opponent, n, seed, config, solo=solo, side=side)
         row["opponent"] = kind
@@ -91,10 +114,25 @@ def evaluate(
 
 
 def parse(argv=None):
-    p = argparse.ArgumentParser(description="Evaluate a saved policy (.npz or SB3 .zip)")
-    p.add_argument("model")
-    p.add_argument("--game", required=True, choices=list(cardenvs.GAMES))
-    p.add_argument("--config", default="{}")
+    """The command line, every argument checked (``p.error`` naming what is wrong and what is
+    allowed); the model is loaded here (``a.policy``), its game and config resolved from its
+    header and ``--config`` (``a.game``, ``a.config``, said in ``a.config_note``)."""
+    p = argparse.ArgumentParser(
+        prog="python -m train.evaluate",
+        description="Evaluate a saved policy (.npz or SB3 .zip)",
+    )
+    p.add_argument("model", help="a .npz model (train/ppo.py) or, with --trusted, an SB3 .zip")
+    p.add_argument(
+        "--game",
+        choices=list(cardenvs.GAMES),
+        help="the game the model plays (default: the one its header records; a .zip needs it)",
+    )
+    p.add_argument(
+        "--config",
+        help="the game's options as JSON, over the model's training config (its header); an "
+        "option that differs from the header's is warned about",
+    )
+    p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
     p.add_argument("--against", nargs="+", default=["random", "heuristic"])
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
@@ -115,12 +153,98 @@ def parse(argv=None):
     for kind in a.against:
         if kind not in AGENTS and not kind.startswith("ppo:"):
             p.error(f"unknown opponent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
-    try:
-        a.config = json.loads(a.config)
-    except json.JSONDecodeError as e:
-        p.error(f"--config is not JSON: {e}")
     if not Path(a.model).is_file():
         p.error(f"no saved model at {a.model!r}")
+
+    # -- the game and its config: the model's header, --config over it ------------------------
+    trained = {}
+    if Path(a.model).suffix == ".zip":
+        if not a.trusted:
+            p.error(untrusted_zip(a.model))
+        if a.game is None:
+            p.error(
+                "--game is needed for an SB3 .zip model (it has no header to read it from): "
+                f"one of {list(cardenvs.GAMES)}"
+            )
+    elif Path(a.model).suffix == ".npz":
+        try:
+            header = read_header(a.model)
+        except ValueError as e:
+            p.error(str(e))
+        if a.game is not None and a.game != header["game"]:
+            p.error(
+                f"--game {a.game}: the model {a.model!r} plays {header['game']} (its header); "
+                f"leave --game out or give {header['game']}"
+            )
+        a.game = header["game"]
+        trained = dict(header.get("config") or {})
+    else:
+        p.error(
+            f"{a.model!r} is not a saved model: a .npz (train/ppo.py) or, with --trusted, an SB3 "
+            ".zip (train/sb3_ppo.py)"
+        )
+    explicit = {}
+    if a.config is not None:
+        try:
+            explicit = json.loads(a.config)
+        except json.JSONDecodeError as e:
+            p.error(f"--config must be a JSON object of {a.game}'s options, got {a.config!r} ({e})")
+        if not isinstance(explicit, dict):
+            p.error(f"--config must be a JSON object of {a.game}'s options, got {a.config!r}")
+    game, defaults = lookup(a.game)
+    try:
+        config = game.config_cls.from_kwargs(**(defaults | trained | explicit))
+        default = game.config_cls.from_kwargs(**defaults)
+    except (ValueError, TypeError) as e:
+        if explicit:
+            p.error(f"--config: {e}")
+        p.error(f"{a.model!r}: the training config in its header: {e}; give --config")
+    for k, v in explicit.items():
+        if k in trained and trained[k] != v:
+            print(
+                f"warning: --config {k}={json.dumps(v)} differs from the model's training config "
+                f"({k}={json.dumps(trained[k])}, its header)",
+                file=sys.stderr,
+            )
+    a.config = trained | explicit
+    if trained:
+        source = "the model's training config (its header)"
+        source += " and --config over it" if explicit else ""
+    else:
+        source = "--config" if explicit else f"{a.game}'s defaults"
+    # said: the options given or away from the game's defaults (a header holds every option)
+    used, base = dataclasses.asdict(config), dataclasses.asdict(default)
+    shown = {k: v for k, v in used.items() if k in explicit or v != base[k]}
+    a.config_note = (
+        f"evaluating {a.model} on {a.game} with {source}: {json.dumps(shown)} (every other "
+        f"option at {a.game}'s default)"
+    )
+
+    # -- the seed: one engine row per game against an opponent ---------------------------------
+    seats = int(game.num_seats(config))
+    count = len(game.sides_of(config)) if a.side else seats
+    rows = a.n * (len(arrangements(seats)) if a.all_seatings else count)
+    top = MAX_SEED - (rows - 1)
+    if not 0 <= a.seed <= top:
+        p.error(
+            f"--seed must be in 0..{top} (the {rows} games against an opponent are seeded seed, "
+            f"seed + 1, ...; a seed is at most {MAX_SEED}), got {a.seed}"
+        )
+
+    # -- the models: loaded once here, so that a refusal is a usage error -----------------------
+    for kind in a.against:
+        if not kind.startswith("ppo:"):
+            continue
+        if sb3_zip(kind[4:]) and not a.trusted:
+            p.error(f"--against {kind}: {untrusted_zip(kind[4:])}")
+        try:
+            make_agent(kind, a.game, 0, trusted=a.trusted)
+        except (ValueError, ImportError) as e:
+            p.error(f"--against {kind}: {e}")
+    try:
+        a.policy = PolicyAgent(a.model, a.game, trusted=a.trusted).model
+    except (ValueError, ImportError) as e:
+        p.error(str(e))
     return a
 
 
@@ -137,8 +261,9 @@ def line(game: str, r: dict) -> str:
 
 def main(argv=None) -> list[dict]:
     a = parse(argv)
+    print(a.config_note)
     rows = evaluate(
-        a.model,
+        a.policy,
         a.game,
         a.config,
         a.against,
@@ -150,6 +275,7 @@ def main(argv=None) -> list[dict]:
         side=a.side,
         rollout=a.ismcts_rollout,
         search=a.search,
+        trusted=a.trusted,
     )
     for r in rows:
         print(line(a.game, r))
