@@ -12,7 +12,8 @@ Settings are ``train.table.SETTINGS`` (name -> game id and config override, e.g.
 ``heuristic``, ``ismcts@<iterations>`` (heuristic roll-outs; plain ``ismcts`` means every budget
 of ``--ismcts``), ``zoo`` (``cardenvs.zoo.load(game, **config)``, the setting's config without
 ``episode`` and ``reward``), ``zoo+ismcts@<iterations>`` (ISMCTS rolling out with the zoo's
-model: search at play time on top of the pretrained network) and ``ppo:<model path>``; the
+model: search at play time on top of the pretrained network) and ``ppo:<model path>`` (a
+``.npz``, or an SB3 ``.zip`` with ``--trusted``: loading one runs its pickles); the
 default is ``random heuristic ismcts@100 ismcts@400 zoo``. A setting the zoo has no model for is
 an error unless ``--agents`` leaves ``zoo`` (and ``zoo+ismcts``) out.
 
@@ -67,6 +68,7 @@ import cardenvs
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.tournament import (  # noqa: E402
+    TRUSTED_HELP,
     arrangements,
     bradley_terry,
     count_outcomes,
@@ -74,6 +76,8 @@ from benchmarks.tournament import (  # noqa: E402
     mean_interval,
     play_games,
     reward_text,
+    sb3_zip,
+    untrusted_zip,
     wdl_text,
     wilson,
     win_shares,
@@ -140,8 +144,9 @@ def uses_zoo(kind: str) -> bool:
     return kind == "zoo" or kind.startswith("zoo+ismcts@")
 
 
-def build(kind: str, setting: str, seed: int):
-    """The agent ``kind`` for ``setting``, seeded."""
+def build(kind: str, setting: str, seed: int, trusted: bool = False):
+    """The agent ``kind`` for ``setting``, seeded (``trusted``: a ``ppo:`` SB3 ``.zip`` may be
+    loaded, running its pickles)."""
     env_id = SETTINGS[setting][0]
     if is_search(kind):
         rollout = "zoo" if uses_zoo(kind) else ROLLOUT
@@ -149,12 +154,16 @@ def build(kind: str, setting: str, seed: int):
         agent = make_agent("ismcts", env_id, seed, iterations=iterations, rollout=rollout)
         agent.name = kind
         return agent
-    return make_agent(kind, env_id, seed, config=zoo_config(setting))
+    return make_agent(kind, env_id, seed, config=zoo_config(setting), trusted=trusted)
 
 
-def check_agents(settings, kinds) -> None:
+def check_agents(settings, kinds, trusted: bool = False) -> None:
     """Raise ``ValueError`` before any game is played when an agent cannot play a setting: the
-    zoo missing or without the setting's model, a ``ppo:`` model absent or of another game."""
+    zoo missing or without the setting's model, a ``ppo:`` model absent or of another game, or
+    an SB3 ``.zip`` without ``trusted``."""
+    for kind in kinds:
+        if kind.startswith("ppo:") and sb3_zip(kind[4:]) and not trusted:
+            raise ValueError(f"--agents {kind}: {untrusted_zip(kind[4:])}")
     for setting in settings:
         env_id = SETTINGS[setting][0]
         for kind in kinds:
@@ -173,7 +182,7 @@ def check_agents(settings, kinds) -> None:
                     )
             elif kind.startswith("ppo:"):
                 try:
-                    build(kind, setting, 0)
+                    build(kind, setting, 0, trusted)
                 except ValueError as e:
                     raise ValueError(f"agent {kind!r} cannot play {setting}: {e}") from None
 
@@ -221,8 +230,10 @@ def run_setting(
     episode: str = "deal",
     boot: int = 1000,
     quiet: bool = False,
+    trusted: bool = False,
 ) -> dict:
-    """The round robin of ``kinds`` on ``setting``; returns the JSON-able report."""
+    """The round robin of ``kinds`` on ``setting``; returns the JSON-able report (``trusted``:
+    ``build``'s)."""
     env_id, override = SETTINGS[setting]
     config = game_config(setting, episode)
     P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
@@ -254,7 +265,7 @@ def run_setting(
                     flush=True,
                 )
             tag = 100_003 * step + 1009 * s
-            agents = [build(kinds[x], setting, seed + tag + 7919 * x) for x in (i, j)]
+            agents = [build(kinds[x], setting, seed + tag + 7919 * x, trusted) for x in (i, j)]
             r, _, dec, sp = play_games(env_id, seats, agents, games, seed + tag, config)
             for x, a in enumerate((i, j)):
                 decisions[a] += dec[x]
@@ -509,6 +520,7 @@ def main(argv=None) -> dict:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
     a = p.parse_args(argv)
     unknown = [s for s in a.settings if s not in SETTINGS]
     if unknown:
@@ -520,7 +532,7 @@ def main(argv=None) -> dict:
             p.error(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(a, flag)}")
     try:
         kinds = expand_agents(a.agents or default_agents(a.ismcts), a.ismcts)
-        check_agents(a.settings, kinds)
+        check_agents(a.settings, kinds, a.trusted)
     except ValueError as e:
         p.error(str(e))
     out = Path(a.out)
@@ -528,7 +540,15 @@ def main(argv=None) -> dict:
     reports = {}
     for setting in a.settings:
         rep = run_setting(
-            setting, kinds, a.n, a.n_search, a.seed, a.episode, a.bootstrap, quiet=a.quiet
+            setting,
+            kinds,
+            a.n,
+            a.n_search,
+            a.seed,
+            a.episode,
+            a.bootstrap,
+            quiet=a.quiet,
+            trusted=a.trusted,
         )
         (out / f"{setting}.json").write_text(json.dumps(rep, indent=2) + "\n")
         table = markdown(rep)

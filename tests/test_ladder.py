@@ -286,3 +286,37 @@ def test_ladder__plays_the_zoo_model_of_the_setting(monkeypatch, tmp_path):
     assert search.rollout == "zoo" and search.iterations == 2 and search.name == "zoo+ismcts@2"
     with pytest.raises(SystemExit):  # no four-player model in that folder
         ladder.main(["--settings", "esel-v0", "--agents", "random", "zoo", "--out", str(out)])
+
+
+def test_ladder__an_sb3_zip_agent_needs_trusted(tmp_path, capsys, monkeypatch):
+    """Issue 48, item 2: ``ppo:<x.zip>`` (an SB3 model: loading it runs its pickles) is refused
+    without ``--trusted`` by a usage error that says why and names the flag, before anything is
+    played or written; with ``--trusted`` the agent is built as trusted (``make_agent``'s
+    ``trusted``; here a stand-in agent, as a real SB3 model needs a training run)."""
+    import zipfile
+
+    from agents import RandomAgent
+
+    zipped = tmp_path / "sb3.zip"
+    with zipfile.ZipFile(zipped, "w") as z:
+        z.writestr("data", "{}")
+    out = tmp_path / "out"
+    args = ["--settings", "esel-v0_2p", "--agents", "random", f"ppo:{zipped}", "--n", "1"]
+    args += ["--bootstrap", "5", "--quiet", "--out", str(out)]
+    with pytest.raises(SystemExit) as e:
+        ladder.main(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err
+    assert f"--agents ppo:{zipped}: '{zipped}' is an SB3 .zip model: loading it runs" in err
+    assert "give --trusted if you trust this file" in err and not out.exists()
+    built = []
+
+    def make_agent(kind, env_id, seed, *, trusted=False, **kwargs):
+        built.append((kind, trusted))
+        return RandomAgent(seed=seed)
+
+    monkeypatch.setattr(ladder, "make_agent", make_agent)
+    reports = ladder.main([*args, "--trusted"])
+    assert (f"ppo:{zipped}", True) in built
+    assert {(k, t) for k, t in built if k != "random"} == {(f"ppo:{zipped}", True)}
+    assert f"ppo:{zipped}" in reports["esel-v0_2p"]["agents"]
