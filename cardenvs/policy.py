@@ -313,6 +313,11 @@ def _read(path, what: str, with_arrays: bool) -> tuple[object, dict]:
                 raise ValueError(
                     f"{name!r}: the entry {key!r} cannot be read as a plain array ({why})"
                 ) from None
+            if not isinstance(arrays[key], np.ndarray):  # a member without .npy data: its bytes
+                raise ValueError(
+                    f"{name!r}: the entry {key!r} is not an array (its archive member holds no "
+                    ".npy data)"
+                )
     raw = arrays.pop("header")
     if raw.ndim != 0 or raw.dtype.kind not in "US":
         raise ValueError(
@@ -321,6 +326,8 @@ def _read(path, what: str, with_arrays: bool) -> tuple[object, dict]:
         )
     try:
         header = json.loads(str(raw[()]))
+    except RecursionError:
+        raise ValueError(f"{name!r}: the 'header' entry is JSON nested too deeply") from None
     except ValueError as e:
         raise ValueError(f"{name!r}: the 'header' entry is not JSON ({e})") from None
     return header, arrays

@@ -602,3 +602,41 @@ def test_zoo__reevaluate_bad_arguments_are_usage_errors(tmp_path, capsys, args, 
     err = capsys.readouterr().err
     assert "usage: python -m train.zoo" in err and message in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_policy__a_header_nested_too_deeply_or_an_entry_without_npy_data_is_a_value_error(
+    tmp_path,
+):
+    """Found by ``benchmarks.attack``: a header that is JSON nested 100,000 deep (before: a
+    ``RecursionError``), and an archive member that holds no ``.npy`` data (``np.load`` hands
+    its bytes back; before: ``AttributeError: 'bytes' object has no attribute 'ndim'``), as the
+    header or as a weight: a ``ValueError`` naming the file and the entry, from every loader."""
+    from agents.policy import PolicyAgent
+    from cardenvs.policy import read_header
+
+    header, arrays = _model_arrays(random_model(tmp_path / "good.npz", "esel-v0"))
+    with open(tmp_path / "deep.npz", "wb") as f:
+        np.savez(f, header=np.array("[" * 100_000 + "]" * 100_000), **arrays)
+    with zipfile.ZipFile(tmp_path / "raw_header.npz", "w") as z:
+        z.writestr("header.npy", b"not an array")
+    _save(tmp_path / "raw_weight.npz", header, arrays)
+    with zipfile.ZipFile(tmp_path / "raw_weight.npz", "a") as z:
+        z.writestr("pi.9.weight", b"\x00" * 16)
+    cases = {
+        "deep.npz": "nested too deeply",
+        "raw_header.npz": "'header' is not an array",
+        "raw_weight.npz": "'pi.9.weight' is not an array",
+    }
+    folder = tmp_path / "zoo"
+    for name, words in cases.items():
+        loads = [NumpyPolicy.load, lambda p: PolicyAgent(p, "esel-v0")]
+        if name != "raw_weight.npz":  # the loaders that read the header alone
+            loads += [read_header, lambda p: cardenvs.zoo.list(p.parent)]
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        path = shutil.copy(tmp_path / name, folder / name)
+        cardenvs.zoo._read_header.cache_clear()
+        for load in loads:
+            with pytest.raises(ValueError) as e:
+                load(Path(path))
+            assert name in str(e.value) and words in str(e.value), (name, str(e.value))
