@@ -719,10 +719,11 @@ def test_evaluate__plays_the_config_of_the_model_s_header_and_says_which(models,
     assert rows[0]["games"] == 2  # one game in each of the two seats
     saved = json.loads(report.read_text())
     assert saved["game"] == "esel-v0" and saved["config"]["num_players"] == 2
-    assert saved["config"]["episode"] == "deal"
+    # the header's rules, not its training episodes (single deals): whole games, won or lost
+    assert saved["config"].get("episode", "game") == "game"
     assert (
         f"evaluating {models['esel']} on esel-v0 with the model's training config (its header): "
-        '{"episode": "deal", "num_players": 2}' in out.out
+        '{"num_players": 2}' in out.out
     )
     assert "warning" not in out.err
     rows = evaluate.main([models["esel"], "--config", '{"num_players": 4, "episode": "deal"}',
@@ -734,7 +735,7 @@ def test_evaluate__plays_the_config_of_the_model_s_header_and_says_which(models,
         "warning: --config num_players=4 differs from the model's training config "
         "(num_players=2, its header)" in out.err
     )
-    assert "episode" not in out.err  # the same as the header's: no warning
+    assert "episode" not in out.err  # not a rule option of the header's: no warning
     assert (
         '{"episode": "deal", "num_players": 4}' in out.out
         and "(its header) and --config over it: " in out.out

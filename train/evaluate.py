@@ -16,8 +16,10 @@ baseline made of draws (two-player Esel) shows as such. ``--json`` writes the sa
 (``head_to_head``'s: ``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci_low``,
 ``return_ci_high`` beside the win rate) if given.
 
-The game and its config come from the model's header (a ``.npz`` records the game and the
-config it was trained with), and the command prints which config it plays: ``--config`` sets
+The game and its rule options come from the model's header (a ``.npz`` records the game and the
+config it was trained with; its ``episode`` and ``reward``, how training episodes were cut and
+paid, are not taken: an evaluation plays whole games scored by wins unless ``--config`` says
+otherwise), and the command prints which config it plays: ``--config`` sets
 options over the header's (a warning names each that differs from the training value); an SB3
 ``.zip`` has no header readable without unpickling it, so it needs ``--game`` (and ``--config``
 where the game's defaults are not what it was trained for) and ``--trusted``.
@@ -177,7 +179,11 @@ def parse(argv=None):
                 f"leave --game out or give {header['game']}"
             )
         a.game = header["game"]
-        trained = dict(header.get("config") or {})
+        # the rules it was trained under; not how its training episodes were cut and paid
+        # (evaluations play whole games scored by wins unless --config says otherwise)
+        trained = {
+            k: v for k, v in (header.get("config") or {}).items() if k not in ("episode", "reward")
+        }
     else:
         p.error(
             f"{a.model!r} is not a saved model: a .npz (train/ppo.py) or, with --trusted, an SB3 "
