@@ -63,6 +63,7 @@ import cardenvs
 
 from .core.cards import parse_card
 from .core.events import events
+from .core.messages import brief
 from .core.render import BOLD, RED, RESET, SUIT_SYMBOL
 from .core.rng import MAX_SEED
 from .core.scene import SUIT_ORDER
@@ -499,7 +500,9 @@ def parse_config(p: argparse.ArgumentParser, text: str | None, env_id: str) -> d
     try:
         config = json.loads(text)
     except json.JSONDecodeError as e:
-        p.error(f"--config must be a JSON object of {env_id}'s options, got {text!r} ({e})")
+        p.error(f"--config must be a JSON object of {env_id}'s options, got {brief(text)} ({e})")
+    except RecursionError:
+        p.error(f"--config is JSON nested too deeply, got {brief(text)}; give a flat JSON object")
     if not isinstance(config, dict):
         p.error(f'--config must be a JSON object such as \'{{"episode": "deal"}}\', got {text!r}')
     game, defaults = lookup(env_id)

@@ -460,8 +460,15 @@ def main(argv=None) -> None:
         )
     except json.JSONDecodeError as e:
         p.error(f"{str(src)!r} is not JSON ({e}); a record is what env.unwrapped.record() returns")
+    except RecursionError:
+        p.error(f"{str(src)!r} holds JSON nested too deeply to be a record")
     out = Path(a.out) if a.out else src.with_suffix(".html")
     where = "-o " if a.out else "the page "
+    if out.resolve() == src.resolve():
+        p.error(
+            f"{where}{str(out)!r} is the record itself: writing the page would overwrite it; "
+            "give -o another path"
+        )
     if out.is_dir():
         p.error(f"{where}{str(out)!r} is a directory: give -o the path of the HTML file to write")
     if not out.parent.is_dir():

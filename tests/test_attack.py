@@ -1,5 +1,5 @@
-"""``benchmarks.attack``, issue 48's closing check: a small seeded run over every surface finds
-nothing (the whole default run as ``slow``); the same seed gives the same cases and outcomes; and
+"""``benchmarks.attack``, issue 48's closing check: the whole default run (1,700 cases over every
+surface, about 15 s) finds nothing; the same seed gives the same cases and outcomes; and
 the script does find what it looks for: a server that skips its token check, a seat's page that
 holds the seed, a loader that runs a pickle, a replay that raises the wrong type, each reported
 with its severity."""
@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from benchmarks import attack
 
@@ -39,14 +38,6 @@ def findings(report: dict) -> str:
     )
 
 
-def test_attack__a_small_run_over_every_surface_finds_nothing(tmp_path):
-    proc, report = run(tmp_path, "--per-surface", "15", "--seed", "0")
-    assert report["counts"].keys() == set(attack.SURFACES)
-    assert all(c["cases"] == 15 for c in report["counts"].values()), report["counts"]
-    assert report["findings"] == [], findings(report)
-    assert proc.returncode == 0 and "findings: 0" in proc.stdout, proc.stdout[-2000:]
-
-
 def test_attack__the_same_seed_gives_the_same_cases_and_outcomes(tmp_path):
     args = ("--surfaces", "records", "models", "engine", "--per-surface", "25", "--seed", "7")
     (_, a), (_, b) = run(tmp_path, *args), run(tmp_path, *args)
@@ -60,9 +51,9 @@ def test_attack__the_same_seed_gives_the_same_cases_and_outcomes(tmp_path):
     assert [c["name"] for c in other["cases"]] != records
 
 
-@pytest.mark.slow
 def test_attack__the_default_run_finds_nothing(tmp_path):
     proc, report = run(tmp_path, "--seed", "0")
+    assert report["counts"].keys() == set(attack.SURFACES)
     assert report["total"] == attack.DEFAULT_CASES >= 600
     assert all(report["counts"][s]["cases"] == attack.WEIGHTS[s] for s in attack.SURFACES)
     assert report["findings"] == [], findings(report)

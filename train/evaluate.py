@@ -72,6 +72,7 @@ from benchmarks.tournament import (  # noqa: E402
     untrusted_zip,
     wdl_text,
 )
+from cardenvs.core.messages import brief  # noqa: E402
 from cardenvs.core.rng import MAX_SEED  # noqa: E402
 from cardenvs.policy import read_header  # noqa: E402
 from cardenvs.registry import lookup  # noqa: E402
@@ -155,6 +156,13 @@ def parse(argv=None):
     for kind in a.against:
         if kind not in AGENTS and not kind.startswith("ppo:"):
             p.error(f"unknown opponent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
+    if a.json is not None:  # checked before the games: a bad path must not cost the evaluation
+        out = Path(a.json)
+        if out.is_dir():
+            p.error(f"--json {a.json!r} is a directory: give the path of the JSON file to write")
+        if not out.parent.is_dir():
+            why = "is not a directory" if out.parent.exists() else "does not exist"
+            p.error(f"--json {a.json!r}: its directory {str(out.parent)!r} {why}")
     if not Path(a.model).is_file():
         p.error(f"no saved model at {a.model!r}")
 
@@ -194,7 +202,11 @@ def parse(argv=None):
         try:
             explicit = json.loads(a.config)
         except json.JSONDecodeError as e:
-            p.error(f"--config must be a JSON object of {a.game}'s options, got {a.config!r} ({e})")
+            p.error(
+                f"--config must be a JSON object of {a.game}'s options, got {brief(a.config)} ({e})"
+            )
+        except RecursionError:
+            p.error(f"--config is JSON nested too deeply, got {brief(a.config)}")
         if not isinstance(explicit, dict):
             p.error(f"--config must be a JSON object of {a.game}'s options, got {a.config!r}")
     game, defaults = lookup(a.game)

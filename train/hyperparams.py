@@ -119,6 +119,8 @@ def parse_configs(parser, args) -> None:
             value = json.loads(getattr(args, name) or tuned[name])
         except json.JSONDecodeError as e:
             parser.error(f"{option} is not JSON: {e}")
+        except RecursionError:
+            parser.error(f"{option} is JSON nested too deeply; give a flat JSON object")
         if not isinstance(value, dict):
             parser.error(f"{option} must be a JSON object, got {value!r}")
         setattr(args, name, value)
