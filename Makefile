@@ -46,7 +46,7 @@ $(STAMP_DOCS): $(STAMP_BASE)
 	$(PIP) -e '.[docs]'
 	touch $@
 
-# Headless Chromium for the browser tests (tests/test_view.py, tests/test_web.py; they fail
+# Headless Chromium for the browser tests (tests/test_view.py, tests/test_web*.py; they fail
 # without it, they are never skipped): the distribution's chromium and chromium-driver, installed
 # with apt-get (sudo when not root) only when chromium or chromedriver is not on PATH. Selenium
 # comes with the dev extra.
