@@ -23,10 +23,10 @@ later one the seed's next game (``reset()`` without a seed): reproducible, as as
 
 Every game is saved as a record (``env.unwrapped.record()``, the format of ``cardenvs.records``)
 when it ends, and so is a game left unfinished (at least one action played) by ``POST /new`` or
-by stopping the server (Ctrl-C); each save prints its path. The first game goes to
-``record_path`` (checked before play: it must be a new file in an existing, writable directory;
-an existing file is never overwritten), the second to ``NAME-2.json``, ... (the next free name),
-or by default to ``runs/play/<id>-<timestamp>.json``. A record replays with
+by stopping the server (Ctrl-C, SIGTERM or SIGHUP); each save prints its path. The first game
+goes to ``record_path`` (checked before play: it must be a new file in an existing, writable
+directory; an existing file is never overwritten), the second to ``NAME-2.json``, ... (the next
+free name), or by default to ``runs/play/<id>-<timestamp>.json``. A record replays with
 ``cardenvs.replay`` and opens in ``python -m cardenvs.view``.
 
 Who may talk to it. The server answers only requests whose ``Host`` is its own
@@ -70,6 +70,7 @@ import json
 import re
 import secrets
 import shlex
+import signal
 import sys
 import threading
 import time
@@ -577,6 +578,23 @@ def make_server(
     return server
 
 
+def _stop_on_signals() -> dict:
+    """Make SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main thread; returns the
+    handlers they had (none is touched outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            previous[sig] = signal.signal(sig, interrupt)
+    return previous
+
+
 def serve(
     env_id,
     seat,
@@ -604,10 +622,16 @@ def serve(
         if open_browser:
             webbrowser.open(server.url)
         if stop is None:
+            # SIGTERM (``kill``) and SIGHUP (the terminal closed) stop it as Ctrl-C does, so the
+            # unfinished game is saved then too
+            previous = _stop_on_signals()
             try:
                 server.serve_forever(poll_interval=0.2)
             except KeyboardInterrupt:
                 pass
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
         else:
             worker = threading.Thread(target=server.serve_forever, args=(0.2,), daemon=True)
             worker.start()

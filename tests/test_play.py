@@ -520,7 +520,10 @@ def test_play_game__the_view_command_quotes_the_record_path(tmp_path):
 
 
 # --- --web: Ctrl-C saves the unfinished game and says where -------------------------------------
-def test_web__ctrl_c_saves_the_unfinished_game(tmp_path):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_web__ctrl_c_saves_the_unfinished_game(tmp_path, stop):
+    """Ctrl-C (SIGINT), ``kill`` (SIGTERM) and a closed terminal (SIGHUP) all stop the server
+    after saving the unfinished game (the last two killed it without saving)."""
     import signal
     import urllib.request
 
@@ -553,13 +556,13 @@ def test_web__ctrl_c_saves_the_unfinished_game(tmp_path):
         with urllib.request.urlopen(req, timeout=60) as r:
             assert not json.loads(r.read())["over"]
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(getattr(signal, stop))
         try:
             rest, _ = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             proc.kill()
             rest, _ = proc.communicate()
-            raise AssertionError(f"the server did not stop on Ctrl-C; it printed: {rest}") from None
+            raise AssertionError(f"the server did not stop on {stop}; it printed: {rest}") from None
     assert proc.returncode == 0, rest
     assert f"unfinished game saved: {record_path}" in rest and "Traceback" not in rest
     record = json.loads(record_path.read_text())
