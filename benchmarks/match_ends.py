@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 
 import numpy as np
 
 import cardenvs
-from agents import RandomAgent, heuristic_for
+from benchmarks.tournament import make_agent, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "match_ends"  # the JSON behind the rules pages' tables
@@ -64,25 +63,6 @@ SETTINGS: dict[str, tuple[str, dict, str]] = {
 SKILL = ("esel-v0_2p_hand_points", "esel-v0_hand_points")
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of the proportion ``k / n``."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, min(p, c - h)), min(1.0, max(p, c + h))
-
-
-def make(kind: str, env_id: str, seed: int):
-    if kind == "heuristic":
-        return heuristic_for(env_id, seed=seed)
-    if kind == "random":
-        return RandomAgent(seed=seed)
-    raise ValueError(f"unknown agent {kind!r}; known: {list(AGENTS)}")
-
-
 def play(env_id: str, config: dict, kind, n: int, seed: int) -> dict:
     """``n`` whole games with agent ``kind`` in every seat (one instance per seat; or
     ``kind[p]`` in seat ``p``); the draw count, the wins of each seat (a win: the seat's reward
@@ -93,7 +73,7 @@ def play(env_id: str, config: dict, kind, n: int, seed: int) -> dict:
     obs, mask, info = venv.reset()
     P = venv.num_seats
     kinds = [kind] * P if isinstance(kind, str) else list(kind)
-    agents = [make(k, env_id, seed + p) for p, k in enumerate(kinds)]
+    agents = [make_agent(k, env_id, seed + p) for p, k in enumerate(kinds)]
     rewards = np.zeros((n, P))
     done = np.zeros(n, bool)
     actions = np.zeros(n, np.int64)
