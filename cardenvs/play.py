@@ -67,6 +67,7 @@ from .core.messages import brief
 from .core.render import BOLD, RED, RESET, SUIT_SYMBOL
 from .core.rng import MAX_SEED
 from .core.scene import SUIT_ORDER
+from .records import record_path_problem
 from .registry import lookup
 
 AGENTS = ("random", "heuristic", "ismcts", "zoo")
@@ -330,24 +331,6 @@ def agent_move(agent, env) -> int:
 # -- the game ---------------------------------------------------------------------------------
 class Quit(Exception):
     """The player left the game."""
-
-
-def record_path_problem(path) -> str | None:
-    """Why a record cannot be written to ``path`` (a new file in an existing, writable
-    directory; an existing file is refused, never overwritten), or None when it can."""
-    path = Path(path)
-    if path.is_dir():
-        return "is a directory: give the path of a new .json file"
-    if path.exists() or path.is_symlink():
-        return "already exists (a record never overwrites a file): choose a new path or remove it"
-    parent = path.parent
-    if not parent.exists():
-        return f"cannot be written: its directory {str(parent)!r} does not exist (create it first)"
-    if not parent.is_dir():
-        return f"cannot be written: {str(parent)!r} is not a directory"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"cannot be written: its directory {str(parent)!r} is not writable"
-    return None
 
 
 def save_record(record: dict, path: Path) -> None:

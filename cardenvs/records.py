@@ -26,9 +26,15 @@ its last deal, which has none). A record without its ``result`` is refused.
 
 Other top-level keys are ignored. Every malformed record raises ``ValueError`` naming the field,
 what it holds and what is allowed (user values are quoted cut short).
+
+Where a record may be saved (``record_path_problem``, for the terminal and the web game): a new
+file in an existing, writable directory; a record never overwrites a file.
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 from .core.messages import brief
 from .core.rng import MAX_EPISODE
@@ -295,3 +301,21 @@ def _repeat_illegal_move(env, core, result: dict) -> None:
         raise ValueError(f"{where}, but {core.action_name(action)!r} is legal in the replay")
     core.illegal_action = "penalize"
     env.step(action)
+
+
+def record_path_problem(path) -> str | None:
+    """Why a record cannot be written to ``path`` (a new file in an existing, writable
+    directory; an existing file is refused, never overwritten), or None when it can."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a directory: give the path of a new .json file"
+    if path.exists() or path.is_symlink():
+        return "already exists (a record never overwrites a file): choose a new path or remove it"
+    parent = path.parent
+    if not parent.exists():
+        return f"cannot be written: its directory {str(parent)!r} does not exist (create it first)"
+    if not parent.is_dir():
+        return f"cannot be written: {str(parent)!r} is not a directory"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot be written: its directory {str(parent)!r} is not writable"
+    return None

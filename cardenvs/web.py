@@ -82,7 +82,7 @@ from pathlib import Path
 from . import view
 from .core.messages import brief
 from .core.rng import MAX_SEED
-from .play import record_path_problem
+from .records import record_path_problem
 
 #: the hosts ``serve`` binds (the loopback interface only)
 HOSTS = ("127.0.0.1", "localhost")
