@@ -93,7 +93,9 @@ def measure(what: str, env_id: str | None, jobs: int | None) -> dict[str, float]
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.cold_start", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--ids", nargs="*", default=list(cardenvs.GAMES))
     p.add_argument(
         "--what",

@@ -97,7 +97,9 @@ def profile(env_id: str, top: int) -> str:
 
 
 def main(argv=None) -> str:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.compile_profile", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("env_id", help="e.g. piquet-v0")
     p.add_argument("--top", type=int, default=25, help="rows of the table (default 25)")
     p.add_argument("--fresh", action="store_true", help="run in a new process, empty cache")

@@ -496,7 +496,9 @@ def chart(report: dict, path: Path) -> bool:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.ladder", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--settings", nargs="+", default=list(SETTINGS), help="train.table settings")
     p.add_argument(
         "--agents",

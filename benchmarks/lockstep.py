@@ -68,7 +68,9 @@ def measure(env_id: str, n: int = 1024, steps: int = 1500) -> dict:
 
 
 def main(argv=None) -> list[dict]:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.lockstep", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--games", nargs="*", default=list(cardenvs.GAMES))
     p.add_argument("--n", type=int, default=1024)
     p.add_argument("--steps", type=int, default=1500)

@@ -733,7 +733,9 @@ def _versions() -> dict:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.peers", description=__doc__.splitlines()[0]
+    )
     p.add_argument("--seconds", type=float, default=2.0, help="seconds per run")
     p.add_argument("--repeats", type=int, default=5, help="rounds (median)")
     p.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024, 8192])

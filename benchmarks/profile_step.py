@@ -302,7 +302,9 @@ def markdown(results: dict, n: int) -> str:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.profile_step", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--games", nargs="*", default=list(cardenvs.GAMES))
     p.add_argument("--n", type=int, default=8192)
     p.add_argument("--repeats", type=int, default=30)

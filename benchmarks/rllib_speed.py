@@ -130,7 +130,9 @@ def native_run(a) -> dict:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.rllib_speed", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--game", default="piquet-v0", help="environment id")
     p.add_argument(
         "--setups",

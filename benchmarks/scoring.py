@@ -35,7 +35,9 @@ def random_hands(n: int, seed: int = 0) -> np.ndarray:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.scoring", description=__doc__.splitlines()[0]
+    )
     p.add_argument("--hands", type=int, default=200_000)
     args = p.parse_args(argv)
     masks = random_hands(args.hands)

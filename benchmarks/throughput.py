@@ -159,7 +159,9 @@ def state_bytes(env_id: str) -> float:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.throughput", description=__doc__.splitlines()[0]
+    )
     p.add_argument("--games", nargs="*", default=list(cardenvs.GAMES))
     p.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--seconds", type=float, default=3.0)

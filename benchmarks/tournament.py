@@ -498,7 +498,9 @@ def chart(report: dict, path: Path) -> bool:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.tournament", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--games", nargs="*", default=list(cardenvs.GAMES))
     p.add_argument("--agents", nargs="*", default=["random", "heuristic"])
     p.add_argument("--n", type=int, default=200, help="games per seating arrangement")

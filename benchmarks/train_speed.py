@@ -109,7 +109,9 @@ def run_native(
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.train_speed", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--game", default="piquet-v0", help="environment id")
     p.add_argument("--net", type=int, nargs="+", default=[256, 256], help="hidden layer sizes")
     p.add_argument("--seconds", type=float, default=60.0, help="training time per trainer")

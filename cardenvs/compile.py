@@ -195,7 +195,9 @@ def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, 
 
 
 def main(argv=None) -> dict[str, float]:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m cardenvs.compile", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("ids", nargs="*", default=list(GAMES), help="environment ids (default: all)")
     p.add_argument("--jobs", "-j", type=int, default=None, help="processes (default: one per core)")
     args = p.parse_args(argv)

@@ -136,16 +136,56 @@ def parse(argv=None):
         "option that differs from the header's is warned about",
     )
     p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
-    p.add_argument("--against", nargs="+", default=["random", "heuristic"])
-    p.add_argument("--n", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--stochastic", action="store_true")
-    p.add_argument("--all-seatings", action="store_true")
-    p.add_argument("--side", action="store_true")
-    p.add_argument("--ismcts-iterations", type=int, default=200)
-    p.add_argument("--ismcts-rollout", choices=ROLLOUTS, default="random")
-    p.add_argument("--search", type=int, default=0)
-    p.add_argument("--json", default=None)
+    p.add_argument(
+        "--against",
+        nargs="+",
+        default=["random", "heuristic"],
+        help=f"opponents: {', '.join(AGENTS)} or ppo:<path> (another model) (default: random "
+        "heuristic)",
+    )
+    p.add_argument(
+        "--n", type=int, default=200, help="games per seating arrangement (default: 200)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the games and the opponents (default: 0)"
+    )
+    p.add_argument(
+        "--stochastic",
+        action="store_true",
+        help="sample from the masked policy instead of playing its most probable action",
+    )
+    p.add_argument(
+        "--all-seatings",
+        action="store_true",
+        help="every arrangement of the two agents (the model may hold several seats)",
+    )
+    p.add_argument(
+        "--side",
+        action="store_true",
+        help="the model plays every seat of one side, each side in turn (partnership Piquet: "
+        "both partners)",
+    )
+    p.add_argument(
+        "--ismcts-iterations",
+        type=int,
+        default=200,
+        help="ISMCTS iterations a move of an ismcts opponent (default: 200)",
+    )
+    p.add_argument(
+        "--ismcts-rollout",
+        choices=ROLLOUTS,
+        default="random",
+        help="ISMCTS roll-outs: random legal moves (default), the game's heuristic or the "
+        "zoo's model of the game",
+    )
+    p.add_argument(
+        "--search",
+        type=int,
+        default=0,
+        help="play the model through ISMCTS with this many iterations a move (default 0: the "
+        "model alone)",
+    )
+    p.add_argument("--json", default=None, help="also write the results to this JSON file")
     a = p.parse_args(argv)
     if a.n < 1:
         p.error("--n must be at least 1")

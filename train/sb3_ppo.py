@@ -160,7 +160,9 @@ def plot(rows: list[dict], path: Path, title: str = "") -> None:
 
 
 def parse(argv=None):
-    p = argparse.ArgumentParser(description="MaskablePPO on a cardenvs game")
+    p = argparse.ArgumentParser(
+        prog="python -m train.sb3_ppo", description="MaskablePPO on a cardenvs game"
+    )
     p.add_argument("--game", default="piquet-v0", choices=list(cardenvs.GAMES))
     p.add_argument("--config")
     p.add_argument("--opponent", choices=list(OPPONENTS))
