@@ -228,6 +228,23 @@ def test_aec__action_outside_space_raises(mode, action):
     assert not any(env.terminations.values())
 
 
+@pytest.mark.parametrize("mode", ["penalize", "raise"])
+def test_aec__an_action_name_points_to_action_id(mode):
+    """``env.step("discard 7H")``: a name is not an action; the error names the method that
+    turns it into one (issue 52, item 7), and the game goes on."""
+    env = cardenvs.make(ENV_ID, illegal_action=mode)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    with pytest.raises(ValueError) as e:
+        env.step("discard 7H")
+    assert "env.unwrapped.action_id('discard 7H')" in str(e.value)
+    assert f"0..{NUM_ACTIONS - 1}" in str(e.value) and str(e.value).startswith(f"{agent}: ")
+    with pytest.raises(ValueError, match=r"action_id\('x+\.\.\.x+'\)") as e:
+        env.step("x" * 10_000)  # a huge name is cut short
+    assert len(str(e.value)) < 300
+    assert env.agent_selection == agent and not any(env.terminations.values())
+
+
 def test_aec__bad_constructor_arguments_raise():
     with pytest.raises(ValueError, match="illegal_action"):
         cardenvs.make(ENV_ID, illegal_action="ignore")

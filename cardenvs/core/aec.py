@@ -295,6 +295,12 @@ class CardAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if isinstance(action, str):  # a name: say where its id comes from
+            name = brief(action)
+            raise ValueError(
+                f"{agent}: action must be an integer in 0..{self.game.num_actions - 1} (an "
+                f"action id), got the name {name}: env.unwrapped.action_id({name}) gives its id"
+            )
         if (
             action is None
             or isinstance(action, bool)
