@@ -173,6 +173,19 @@ def test_docs__every_python_block_runs(path, monkeypatch, capsys):
     assert run_blocks(path) > 0
 
 
+def test_docs__every_readme_example_says_what_happened(monkeypatch, capsys):
+    """Each README block prints a sentence a newcomer can read (the batched example printed
+    nothing, the zoo one only "trump C": issue 52, item 7)."""
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {"__name__": "docs_readme"}
+    blocks = python_blocks(ROOT / "README.md")
+    assert len(blocks) >= 3
+    for line, code in blocks:
+        exec(compile(code, f"README.md:{line}", "exec"), namespace)  # noqa: S102
+        out = capsys.readouterr().out.strip()
+        assert len(out.split()) >= 4, f"README.md:{line} prints {out!r}"
+
+
 def test_docs__the_readme_and_the_guides_have_code_to_run():
     names = {str(p.relative_to(ROOT)) for p in FILES_WITH_CODE}
     assert {"README.md", "docs/index.md", "docs/guides/aec.md"} <= names
