@@ -186,6 +186,21 @@ def test_docs__every_readme_example_says_what_happened(monkeypatch, capsys):
         assert len(out.split()) >= 4, f"README.md:{line} prints {out!r}"
 
 
+CHECKOUT_ONLY = re.compile(
+    r"^\s*(?:from (?:agents|benchmarks)\b|python -m (?:agents|benchmarks)\.)", re.MULTILINE
+)
+
+
+@pytest.mark.parametrize("name", ["docs/guides/agents.md", "docs/guides/benchmarks.md"])
+def test_docs__the_guides_whose_snippets_import_the_checkout_say_where_they_run(name):
+    """``agents`` and ``benchmarks`` are folders of the checkout, not of the package: the
+    guides whose snippets and commands use them say that these run from the repository root
+    (issue 52, item 7)."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    assert CHECKOUT_ONLY.search(text), f"{name} no longer uses agents or benchmarks"
+    assert "run from the repository root" in text, f"{name} does not say where its snippets run"
+
+
 def test_docs__the_readme_and_the_guides_have_code_to_run():
     names = {str(p.relative_to(ROOT)) for p in FILES_WITH_CODE}
     assert {"README.md", "docs/index.md", "docs/guides/aec.md"} <= names
