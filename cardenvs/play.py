@@ -15,7 +15,10 @@ played, trick winners, draws, declarations, deal summaries), the table as your s
 (``table``: a compact text form of the scene, ``core.scene``) and your legal actions, numbered.
 Answer with a number, an action's name (case does not matter, ``♠ ♥ ♦ ♣`` or ``S H D C``) or a
 unique beginning of one (``play q`` when one legal action starts so), or a card alone when one
-legal action names it; Enter alone plays the only legal action when there is one. ``?`` (or
+legal action names it; Enter alone plays the only legal action when there is one. A choice of
+several cards (Piquet's exchange: ``card_choice``) is answered at once, the cards in any order
+(``discard 7S 10S 8H QC``, ``7♠ 10♠``, or their numbers ``4 3 8``; one card alone is the whole
+set): the set is checked whole, then played in the engine's order (``card_plan``). ``?`` (or
 ``help``) explains this, ``q`` (or ``quit``, or end of input) leaves the game. Bad input asks
 again and says why.
 
@@ -49,6 +52,7 @@ default); one agent of ``--against`` plays every other seat. Ctrl-C stops it.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import re
@@ -256,6 +260,99 @@ def resolve(text: str, legal: list[str], all_names=()) -> tuple[int | None, str]
     )
 
 
+# -- choices of several cards -----------------------------------------------------------------
+def card_choice(env, seat: int) -> dict | None:
+    """The choice of several cards at once that ``seat``'s legal actions make, or None.
+
+    Piquet's exchange is a sequence of ``discard <card>`` actions in increasing card index (the
+    engine keeps one canonical order of a discard set), ended by the maximum or by ``stop``; a
+    person chooses the set, in any order (``card_plan`` plays it). Found by trying: the legal
+    ``discard`` actions are stepped lowest first on a copy of the env while the seat stays to
+    act. ``{"verb": "discard", "cards": [the cards that may be chosen], "min": m, "max": M}``
+    when at most ``M`` >= 2 cards may be chosen together (a single-card choice, Four Aces'
+    discard say, is an ordinary action)."""
+    core = env.unwrapped
+    if not env.agents or core.agent_name_mapping[env.agent_selection] != seat:
+        return None
+    names = [core.action_name(a) for a in core.legal_actions()]
+    legal = [n.split()[1] for n in names if n.startswith("discard ")]
+    if not legal or not all(CARD.fullmatch(c) for c in legal):
+        return None
+    # every card of the hand from the lowest legal one on: a card may be a later discard only
+    # (the highest, when exactly two must go)
+    floor = core.action_id(f"discard {min(legal, key=lambda c: core.action_id('discard ' + c))}")
+    known = set(core.game.action_names)
+    hand = [c for c in core.scene(seat)["seats"][seat]["hand"] if c is not None]
+    cards = sorted(
+        (core.action_id(f"discard {c}"), c)
+        for c in hand
+        if f"discard {c}" in known and core.action_id(f"discard {c}") >= floor
+    )
+    if len(cards) < 2:
+        return None
+    sim = copy.deepcopy(env)
+    low = None  # the fewest cards after which the choice may end (stop legal or it is over)
+    most = 0
+    for a, _ in cards:
+        core2 = sim.unwrapped
+        if not sim.agents or core2.agent_name_mapping[sim.agent_selection] != seat:
+            break
+        legal = core2.legal_actions()
+        if low is None and (_STOP in [core2.action_name(x) for x in legal]):
+            low = most
+        if a not in legal:
+            break
+        sim.step(a)
+        most += 1
+    if most < 2:
+        return None
+    return {
+        "verb": "discard",
+        "cards": [c for _, c in cards],
+        "min": most if low is None else low,
+        "max": most,
+    }
+
+
+_STOP = "stop"
+
+
+def card_plan(env, seat: int, cards) -> tuple[list[int], str]:
+    """The actions that play the set ``cards`` (card strings, any order) of ``seat``'s
+    ``card_choice``: the ``discard`` actions by card index, then ``stop`` when fewer than the
+    maximum; ``([], message)`` saying what is wrong when the set is not allowed (a card not
+    in hand or not allowed, named twice, too many or too few)."""
+    choice = card_choice(env, seat)
+    core = env.unwrapped
+    if choice is None:
+        return [], "there is no choice of several cards now"
+    verb, lo, hi = choice["verb"], choice["min"], choice["max"]
+    cards = [str(c).upper() for c in cards]
+    hand = core.scene(seat)["seats"][seat]["hand"]
+    for c in cards:
+        if cards.count(c) > 1:
+            return [], f"{card_text(c)} is named twice"
+        if c not in hand:
+            return [], f"{card_text(c)} is not in your hand"
+        if c not in choice["cards"]:
+            return [], f"{card_text(c)} may not be chosen to {verb} now"
+    span = f"{lo} to {hi}" if lo < hi else f"exactly {hi}"
+    if len(cards) > hi:
+        return [], f"you may {verb} {span} cards, not {len(cards)}"
+    if len(cards) < lo:
+        return [], f"you must {verb} {span} cards, not {len(cards)}"
+    actions = sorted(core.action_id(f"{verb} {c}") for c in cards)
+    if len(cards) < hi:
+        actions.append(core.action_id(_STOP))
+    sim = copy.deepcopy(env)  # the whole set is tried before anything is played
+    for a in actions:
+        if a not in sim.unwrapped.legal_actions():
+            chosen = " ".join(card_text(c) for c in cards) or "nothing"
+            return [], f"the game does not allow to {verb} {chosen} now"
+        sim.step(a)
+    return actions, ""
+
+
 # -- agents -----------------------------------------------------------------------------------
 class RandomPlayer:
     """Uniformly random legal actions (a NumPy generator seeded at construction)."""
@@ -382,14 +479,17 @@ def play_game(
         while env.agents and not any(env.terminations.values()):
             actor = core.agent_name_mapping[env.agent_selection]
             if actor == seat:
-                action = _ask_move(env, core, seat, log, color, ask, say)
+                actions = _ask_move(env, core, seat, log, color, ask, say)
                 log = []
             else:
-                action = agent_move(agents[actor], env)
-            before = core.scene(seat)
-            name = core.action_name(action)
-            env.step(action)
-            log += events(before, core.scene(seat), actor, name, viewer=seat, record=core.record())
+                actions = [agent_move(agents[actor], env)]
+            for action in actions:
+                before = core.scene(seat)
+                name = core.action_name(action)
+                env.step(action)
+                log += events(
+                    before, core.scene(seat), actor, name, viewer=seat, record=core.record()
+                )
         finished = True
     except (Quit, EOFError, KeyboardInterrupt):
         say("")
@@ -436,16 +536,27 @@ def _show_events(log, color, say) -> None:
             say(f"  - {pretty(line, color)}")
 
 
-def _ask_move(env, core, seat, log, color, ask, say) -> int:
+def _ask_move(env, core, seat, log, color, ask, say) -> list[int]:
+    """The actions of the person's move: one, or those of a choice of several cards
+    (``card_choice``: named together, played by ``card_plan``)."""
     _show_events(log, color, say)
     say("")
     say(table(core.scene(seat), color))
     legal = core.legal_actions()
     legal = [legal[i] for i in menu_order([core.action_name(a) for a in legal])]
     names = [core.action_name(a) for a in legal]
+    choice = card_choice(env, seat)
+    if choice is not None:  # every card that may be chosen (some only as a later one) listed
+        verb = choice["verb"] + " "
+        others = [a for a in legal if not core.action_name(a).startswith(verb)]
+        picks = [verb + c for c in choice["cards"]]
+        names = [picks[i] for i in menu_order(picks)] + [core.action_name(a) for a in others]
+        legal = [None] * len(picks) + others
     say("")
     say(bold("Your move:", color))
     say(action_menu(names, color))
+    if choice is not None:
+        say(choice_help(choice, names))
     while True:
         text = ask("> ")
         word = text.strip().lower()
@@ -453,11 +564,75 @@ def _ask_move(env, core, seat, log, color, ask, say) -> int:
             raise Quit
         if word in ("?", "help"):
             say(HELP)
+            if choice is not None:
+                say(choice_help(choice, names))
+            continue
+        if choice is not None:
+            cards, message = pick_cards(text, names, choice)
+            if cards is None and not message:  # one answer: a card (the whole set) or stop
+                k, message = resolve(text, names, core.game.action_names)
+                if k is not None and legal[k] is not None and names[k] != _STOP:
+                    return [legal[k]]  # an action of another kind
+                if k is not None:
+                    m = CARD.search(names[k])
+                    cards = [m.group()] if m else []
+            if cards is not None:
+                actions, message = card_plan(env, seat, cards)
+                if actions:
+                    return actions
+            say(message)
             continue
         k, message = resolve(text, names, core.game.action_names)
         if k is not None:
-            return legal[k]
+            return [legal[k]]
         say(message)
+
+
+def choice_help(choice: dict, names: list[str]) -> str:
+    """How to answer a choice of several cards (``card_choice``)."""
+    verb, lo, hi = choice["verb"], choice["min"], choice["max"]
+    span = f"{lo} to {hi}" if lo < hi else f"exactly {hi}"
+    shown = [n.split()[1] for n in names if n.startswith(verb + " ")][:2]
+    nums = [str(i + 1) for i, n in enumerate(names) if n.startswith(verb + " ")][:2]
+    stop = f'; "{_STOP}" {verb}s none' if lo == 0 else ""
+    return (
+        f"{verb.capitalize()} {span} cards at once, in any order: name them all together,\n"
+        "e.g. "
+        f'"{verb} {" ".join(card_text(c) for c in shown)}" or "{" ".join(nums)}" '
+        f"(the numbers above){stop}."
+    )
+
+
+def pick_cards(text: str, names: list[str], choice: dict) -> tuple[list[str] | None, str]:
+    """The cards an answer of several words names for ``choice`` (``"discard 7S 10S"``, ``"7s
+    10s"``, ``"1 3"``: numbers of the menu ``names``): ``(cards, "")``; ``(None, message)``
+    when it names something else; ``(None, "")`` for an answer of one word (``resolve``'s)."""
+    verb = choice["verb"]
+    words = _norm(text).replace(",", " ").split()
+    named = words[:1] == [verb]
+    if named:
+        words = words[1:]
+    if len(words) < 2 and not (named and not words):
+        return None, ""
+    if not words:
+        return None, f'name the cards to {verb} after "{verb}", e.g. "{verb} 7S 10S"'
+    if all(w.isdigit() for w in words):
+        cards = []
+        for w in words:
+            k = int(w)
+            if not 1 <= k <= len(names) or not names[k - 1].startswith(verb + " "):
+                return None, f"{k} is not a card to {verb}: choose among the {verb} actions listed"
+            cards.append(names[k - 1].split()[1])
+        return cards, ""
+    cards = []
+    for w in words:
+        if not CARD.fullmatch(w.upper()):
+            return None, (
+                f"{w!r} is not a card: name the cards to {verb} as 7S 10H (or 7♠ 10♥) or by "
+                "their numbers"
+            )
+        cards.append(w.upper())
+    return cards, ""
 
 
 def default_record_path(env_id: str) -> Path:

@@ -10,7 +10,9 @@ Usage::
 replay viewer's table (``cardenvs/view_assets/table.js``, the look of ``core.picture``) drawn
 from the human seat's view. A card of the human's hand (or exposed cards) that a legal action
 plays, discards or uses is lifted with a gold edge and played by a click; every other legal
-action is a button. The log shows what happened as the human's seat saw it, in the sentences of
+action is a button. A choice of several cards (Piquet's exchange) is made in any order: the
+cards are clicked (again to put one back), then one button plays them together, in the
+engine's order. The log shows what happened as the human's seat saw it, in the sentences of
 the terminal game and the viewer (``core.events``: "player_1 plays KH", "you win the trick
 (KH)", deal ends, the result), what happened since the human's last move highlighted. When the
 game ends the page shows the result, the game's seed and where the record was saved, with the
@@ -54,6 +56,11 @@ The HTTP interface (JSON):
   again or the game is over, and returns the new state. An action that is not legal now, a stale
   ``step`` or a game that is over answer 409, a malformed request 400, each with ``{"error":
   message}`` saying what was wrong and what is allowed;
+- ``POST /act`` with ``{"cards": [card, ...], "step": n}``: a choice of several cards (the
+  state's ``"choice"``: ``{"verb": "discard", "cards", "min", "max"}`` during Piquet's exchange,
+  else null; ``cardenvs.play.card_choice``), the cards in any order: the whole set is checked
+  (409 saying why: a card not in hand, too many, too few), then played in the engine's order
+  (``discard`` by card index, then ``stop`` when fewer than the maximum);
 - ``POST /new``: the next game (the same seat and opponent); an unfinished game is saved first.
 
 Method: one AEC env (``cardenvs.make``, ``illegal_action="raise"``) behind a lock; the
@@ -82,6 +89,7 @@ from pathlib import Path
 from . import view
 from .core.messages import brief
 from .core.rng import MAX_SEED
+from .play import card_choice, card_plan
 from .records import record_path_problem
 
 #: the hosts ``serve`` binds (the loopback interface only)
@@ -294,6 +302,35 @@ class Game:
             self._apply(action)
             self._opponents()
 
+    def act_cards(self, cards, step=None) -> None:
+        """Play the human's choice of several cards (``cards``: card strings in any order, the
+        ``"choice"`` of the state: Piquet's discards) in the engine's order
+        (``cardenvs.play.card_plan``), then the opponents' replies; ``WebError`` saying what
+        is wrong with the set (nothing is played then)."""
+        with self.lock:
+            if self.over():
+                raise WebError(409, "the game is over; POST /new starts the next one")
+            if step is not None and step != self.step:
+                raise WebError(
+                    409,
+                    f"stale action: it was chosen at step {step}, the game is at step "
+                    f"{self.step}; reload the state (GET /state)",
+                )
+            if (
+                not isinstance(cards, list)
+                or len(cards) > 32
+                or not all(isinstance(c, str) and view.CARD_RE.fullmatch(c) for c in cards)
+            ):
+                raise WebError(400, f"cards must be a list of cards such as 7S, got {brief(cards)}")
+            if self._to_act() != self.seat:
+                raise WebError(409, f"it is player_{self._to_act()}'s turn, not yours")
+            actions, message = card_plan(self.env, self.seat, cards)
+            if not actions:
+                raise WebError(409, f"not played: {message}")
+            for a in actions:
+                self._apply(a)
+            self._opponents()
+
     def state(self) -> dict:
         """The state the page draws (see the module docstring)."""
         with self.lock:
@@ -316,6 +353,7 @@ class Game:
                 "step": self.step,
                 "scene": scene,
                 "legal": legal,
+                "choice": card_choice(self.env, self.seat) if mine else None,
                 "to_act": None if over else self._to_act(),
                 "over": over,
                 "result": scene["result"],
@@ -518,12 +556,19 @@ def _handler(game: Game, quiet: bool, token: str):
                     raise WebError(404, f"no action {path}; POST /act or /new")
                 body = self._body()
                 if path == "/act":
-                    if not isinstance(body, dict) or "action" not in body:
-                        raise WebError(400, 'POST /act takes {"action": id or name, "step": n}')
+                    if not isinstance(body, dict) or ("action" in body) == ("cards" in body):
+                        raise WebError(
+                            400,
+                            'POST /act takes {"action": id or name, "step": n} or {"cards": '
+                            '[card, ...], "step": n}',
+                        )
                     step = body.get("step")
                     if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
                         raise WebError(400, f"step must be an int, got {brief(step)}")
-                    game.act(body["action"], step)
+                    if "cards" in body:
+                        game.act_cards(body["cards"], step)
+                    else:
+                        game.act(body["action"], step)
                 else:
                     game.new()
             except WebError as e:

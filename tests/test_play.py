@@ -118,7 +118,7 @@ def test_play__a_whole_deal_through_a_pseudo_terminal(tmp_path):
     args = ["piquet-v0", "--seat", "0", "--against", "random", "--config", config, "--seed", "5"]
     term = Terminal([*args, "--record", str(record_path)], tmp_path)
     by_name = bad = None
-    moves = 0
+    moves = exchanges = 0
     try:
         screen = term.screen()
         assert "piquet-v0: you are player_0" in screen and "? for help" in screen
@@ -132,6 +132,7 @@ def test_play__a_whole_deal_through_a_pseudo_terminal(tmp_path):
                 assert "'xyzzy' is neither a number" in bad and bad.endswith("> ")
                 term.answer("?")
                 assert "unique beginning" in term.screen()
+            exchanges += "cards at once, in any order" in screen  # one card: it and stop
             if by_name is None and len(options) > 1:
                 by_name = plain_name(options[-1])
                 term.answer(by_name.upper())  # case does not matter
@@ -150,7 +151,7 @@ def test_play__a_whole_deal_through_a_pseudo_terminal(tmp_path):
     assert record["result"] is not None and record["players"] == ["human", "random"]
     assert cardenvs.replay(record)["result"] == record["result"]
     mine = [name for seat, name in record["deals"][0]["actions"] if seat == 0]
-    assert len(mine) == moves and by_name in mine
+    assert len(mine) == moves + exchanges and by_name in mine and exchanges == 1
 
 
 def test_play__a_four_seat_game_and_what_the_others_did(tmp_path):
@@ -578,3 +579,70 @@ def page_token(url: str):
         text = r.read().decode()
     m = re.search(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', text, re.S)
     return json.loads(m.group(1)).get("token")
+
+
+# --- a choice of several cards (Piquet's exchange): named together, in any order ---------------
+def exchange_game(tmp_path, answers, env_id="piquet-v0", seat=0, seed=1, **config):
+    """A deal of ``env_id`` in ``seat`` answered by ``answers`` then "1" (quit after 400
+    questions: a test that cannot end fails instead of hanging)."""
+    said, asked = [], []
+    answers = iter(answers)
+
+    def ask(prompt):
+        asked.append(prompt)
+        if len(asked) > 400:
+            raise EOFError
+        return next(answers, "1")
+
+    record = play.play_game(
+        env_id,
+        seat,
+        {s: play.RandomPlayer(s) for s in range(4) if s != seat},
+        config={"episode": "deal"} | config,
+        seed=seed,
+        record_path=tmp_path / "g.json",
+        ask=ask,
+        say=said.append,
+    )
+    assert record["result"] is not None, said[-30:]
+    return [a for a in record["deals"][0]["actions"] if a[0] == seat], said
+
+
+# seed 1, elder (player_0) holds A♠ Q♠ 10♠ 7♠  A♥ K♥ 10♥ 8♥  A♣ 9♣  A♦ 9♦ (menu 1..12 in that order)
+@pytest.mark.parametrize(
+    "answer", ["discard 7S 10S 8H QS", "7♠ 10♠ 8♥ Q♠", "8, 4 3 2", "discard qs 8h 10s 7s"]
+)
+def test_play_game__discards_are_named_together_in_any_order(tmp_path, answer):
+    mine, said = exchange_game(tmp_path, [answer])
+    # played in the engine's order (card index: suits S H D C), then stop (fewer than 5)
+    assert mine[:5] == [[0, "discard 7S"], [0, "discard 10S"], [0, "discard QS"]] + [
+        [0, "discard 8H"],
+        [0, "stop"],
+    ]
+    assert any("Discard 1 to 5 cards at once, in any order" in line for line in said)
+
+
+def test_play_game__a_set_of_discards_is_checked_whole_before_anything_is_played(tmp_path):
+    bad = {
+        "7S 10S 7S": "7♠ is named twice",
+        "7S QC": "Q♣ is not in your hand",
+        "7S 10S 8H QS AS AH": "you may discard 1 to 5 cards, not 6",
+        "stop": "not legal now",
+        "3 99": "99 is not a card to discard",
+        "7S xx": "'xx' is not a card",
+    }
+    mine, said = exchange_game(tmp_path, [*bad, "1"])
+    for message in bad.values():
+        assert any(message in line for line in said), message
+    # the bad answers played nothing: the first discard is the one card of the answer "1"
+    assert mine[:2] == [[0, "discard AS"], [0, "stop"]]
+
+
+def test_play_game__the_normand_dealer_s_exchange_may_end_on_the_highest_card(tmp_path):
+    # seed 1: the dealer (player_2) holds J♠ 7♥ Q♣ J♣ 10♣ Q♦ J♦ 10♦ 8♦ 7♦ and must discard 2;
+    # Q♣ (the highest index) can only be the second, so it is offered and played second
+    answers = ["QC", "QC JS"]
+    mine, said = exchange_game(tmp_path, answers, "piquet_normand-v0", seat=2)
+    assert any("you must discard exactly 2 cards, not 1" in line for line in said)
+    assert mine[:2] == [[2, "discard JS"], [2, "discard QC"]]
+    assert [2, "stop"] not in mine

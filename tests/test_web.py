@@ -106,6 +106,22 @@ def test_web__a_whole_game_by_clicking_legal_cards_and_buttons(env_id, driver, s
     rng = random.Random(0)
     moves = cards = 0
     while data(driver, "over") != "1":
+        confirm = driver.find_elements(By.ID, "confirm")
+        if confirm:  # a choice of several cards: some picked in a random order, then confirmed
+            lo, hi = (
+                int(confirm[0].get_attribute("data-min")),
+                int(confirm[0].get_attribute("data-max")),
+            )
+            picks = driver.find_elements(By.CSS_SELECTOR, "[data-pick]")
+            wanted = [p.get_attribute("data-pick") for p in rng.sample(picks, rng.randint(lo, hi))]
+            for c in wanted:
+                click(driver, driver.find_element(By.CSS_SELECTOR, f'[data-pick="{c}"]'))
+            cards += len(wanted)
+            step = data(driver, "step")
+            driver.find_element(By.ID, "confirm").click()
+            wait_idle(driver, step)
+            moves += len(wanted) + (len(wanted) < hi)
+            continue
         legal = driver.find_elements(By.CSS_SELECTOR, "[data-legal]")
         assert legal, "the game is not over and nothing is marked legal"
         assert driver.find_element(By.ID, "prompt").text.startswith("Your turn")
@@ -260,3 +276,90 @@ def test_web__an_opponent_s_illegal_move_is_a_clear_error(tmp_path):
         game = web.Game("piquet-v0", 1, Cheat(), {"episode": "deal"}, 0, tmp_path / "g.json")
         for _ in range(100):
             game.act(game.state()["legal"][0]["id"])
+
+
+def test_web__discards_are_picked_in_any_order_then_confirmed(driver, server, tmp_path):
+    """Piquet's exchange in the page: the cards are picked in any order (seed 1: elder holds
+    A♠ Q♠ 10♠ 7♠ A♥ K♥ 10♥ 8♥ A♣ 9♣ A♦ 9♦), "discard" sends them together and the server plays
+    them in the engine's order, then stop; a set the rules refuse cannot be confirmed."""
+    from selenium.webdriver.common.by import By
+
+    url, out = server(
+        "piquet-v0",
+        FirstLegal(),
+        config={"episode": "deal"},
+        seed=1,
+        record_path=tmp_path / "g.json",
+    )
+    errors(driver)
+    driver.get(url)
+    wait_idle(driver)
+
+    def pick(card):
+        click(driver, driver.find_element(By.CSS_SELECTOR, f'[data-pick="{card}"]'))
+
+    confirm = driver.find_element(By.ID, "confirm")
+    assert (
+        confirm.get_attribute("disabled")
+        and "discard 1 to 5 cards" in driver.find_element(By.ID, "prompt").text
+    )  # elder must discard at least one
+    assert not driver.find_elements(By.CSS_SELECTOR, '[data-legal^="discard "]')
+    for card in ("7S", "10S", "8H", "QS", "AS", "AH"):
+        pick(card)
+    assert driver.find_element(By.ID, "confirm").get_attribute("disabled")  # six: too many
+    pick("AH")  # picked again: put back
+    pick("AS")
+    assert {
+        e.get_attribute("data-pick") for e in driver.find_elements(By.CSS_SELECTOR, ".picked")
+    } == {
+        "7S",
+        "10S",
+        "8H",
+        "QS",
+    }
+    confirm = driver.find_element(By.ID, "confirm")
+    assert confirm.text == "discard 7♠ 10♠ 8♥ Q♠" and not confirm.get_attribute("disabled")
+    confirm.click()
+    wait_idle(driver, "0")
+    status, s = get(url + "state")
+    mine = [e["text"] for e in s["log"] if e["kind"] == "action" and e["seat"] == 0]
+    assert mine[:5] == [
+        "you discard 7S",
+        "you discard 10S",
+        "you discard QS",
+        "you discard 8H",
+        "you end the exchange",
+    ]
+    assert errors(driver) == []
+
+
+def test_web__a_set_of_cards_is_checked_whole_before_anything_is_played(server, tmp_path):
+    url, out = server(
+        "piquet-v0",
+        FirstLegal(),
+        config={"episode": "deal"},
+        seed=1,
+        record_path=tmp_path / "g.json",
+    )
+    status, s = get(url + "state")
+    assert s["choice"] == {
+        "verb": "discard",
+        "cards": ["7S", "10S", "QS", "AS", "8H", "10H", "KH", "AH", "9D", "AD", "9C", "AC"],
+        "min": 1,
+        "max": 5,
+    }
+    for cards, code, words in (
+        (["7S", "7S"], 409, "7♠ is named twice"),
+        (["QC"], 409, "Q♣ is not in your hand"),
+        (["7S", "10S", "QS", "AS", "8H", "10H"], 409, "you may discard 1 to 5 cards, not 6"),
+        ([], 409, "you must discard 1 to 5 cards, not 0"),
+        (["7X"], 400, "cards must be a list of cards"),
+        ("7S", 400, "cards must be a list of cards"),
+    ):
+        status, reply = post(url + "act", {"cards": cards, "step": 0})
+        assert status == code and words in reply["error"], (cards, reply)
+    assert get(url + "state")[1]["step"] == 0  # nothing was played
+    status, s = post(url + "act", {"cards": ["AC", "7S"], "step": 0})
+    assert status == 200 and s["choice"] is None
+    mine = [e["text"] for e in s["log"] if e["kind"] == "action" and e["seat"] == 0]
+    assert mine[:3] == ["you discard 7S", "you discard AC", "you end the exchange"]

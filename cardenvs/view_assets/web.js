@@ -50,17 +50,73 @@
     }).catch(fail);
   }
 
+  /* A choice of several cards (s.choice: Piquet's discards): the cards are picked in any
+     order (data-pick; a picked one also gets class "picked"), then one button (#confirm) sends
+     them together; the server plays them in the engine's order. */
+  var picked = [];
+  var pickedAt = -1;
+
+  function sendCards() {
+    if (body.dataset.busy === "1") return;
+    lastMine = current.step + 1;
+    request("POST", "/act", { cards: picked.slice(), step: current.step }).then(function (r) {
+      if (!r.ok) {
+        message("Not played: " + esc(r.body.error), "error");
+        return load();
+      }
+      message("");
+      show(r.body);
+    }).catch(fail);
+  }
+
+  function cardText(c) {
+    return c.slice(0, -1) + ({ S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" }[c.slice(-1)] || "");
+  }
+
   function show(s) {
     current = s;
     var legal = {};
     var buttons = [];
+    var choice = s.choice;
+    if (pickedAt !== s.step || !choice) picked = [];
+    pickedAt = s.step;
     s.legal.forEach(function (a) {
+      if (choice && (a.name.indexOf(choice.verb + " ") === 0 || a.name === "stop")) return;
       if (a.card) legal[a.card] = { name: a.name, onclick: function () { act(a); } };
       else buttons.push(a);
     });
+    if (choice) {
+      choice.cards.forEach(function (c) {
+        legal[c] = { name: choice.verb + " " + c, onclick: function () {
+          var k = picked.indexOf(c);
+          if (k >= 0) picked.splice(k, 1); else picked.push(c);
+          show(current);
+        } };
+      });
+    }
     Table.render($("table"), s.scene, { legal: legal, dimOthers: s.legal.length > 0 });
     var box = $("actions");
     box.textContent = "";
+    if (choice) {
+      Array.prototype.forEach.call($("table").querySelectorAll("[data-legal]"), function (e) {
+        var c = e.dataset.legal.slice(choice.verb.length + 1);
+        if (e.dataset.legal.indexOf(choice.verb + " ") !== 0) return;
+        delete e.dataset.legal;
+        e.dataset.pick = c;
+        if (picked.indexOf(c) >= 0) e.classList.add("picked");
+      });
+      var n = picked.length;
+      var ok = n >= choice.min && n <= choice.max;
+      var label = n ? choice.verb + " " + picked.map(cardText).join(" ") :
+        choice.verb + " none";
+      var c = Table.el("button", "legal confirm", box, label);
+      c.id = "confirm";
+      c.dataset.min = String(choice.min);
+      c.dataset.max = String(choice.max);
+      c.disabled = !ok;
+      if (ok) c.dataset.legal = label;
+      c.onclick = sendCards;
+    }
     buttons.forEach(function (a) {
       var b = Table.el("button", "legal", box, a.name);
       b.dataset.legal = a.name;
@@ -84,6 +140,12 @@
           "</code> (seed " + esc(String(s.seed)) + ")</div><div>View it: <code>" +
           esc(s.viewer_command) + "</code></div>");
       }
+    } else if (choice) {
+      var span = choice.min < choice.max ? choice.min + " to " + choice.max :
+        "exactly " + choice.max;
+      prompt.textContent = "Your turn (" + s.names[s.seat] + "): " + choice.verb + " " + span +
+        " cards: click them in any order (again to put one back), then \u201c" + choice.verb +
+        "\u201d (" + picked.length + " chosen).";
     } else if (s.legal.length) {
       var cards = Object.keys(legal).length;
       prompt.textContent = "Your turn (" + s.names[s.seat] + "): " +
