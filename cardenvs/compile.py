@@ -32,7 +32,9 @@ cleared.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import os
 import sys
 import time
@@ -150,12 +152,16 @@ def exercise(env_id: str, steps: int = 64, **config) -> None:
             sim.step(s, int(legal[0]))
 
 
-def _compile_task(task: tuple[list[str], dict]) -> tuple[str, float]:
+def _compile_task(task: tuple[list[str], dict]) -> tuple[str, float, str]:
+    """Compile one task in a worker; its label, seconds and what it printed (stdout and stderr,
+    collected so that the parent prints each job's lines whole, never interleaved)."""
     t0 = time.perf_counter()
     ids, config = task
-    for env_id in ids:
-        exercise(env_id, **config)
-    return label(task), time.perf_counter() - t0
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        for env_id in ids:
+            exercise(env_id, **config)
+    return label(task), time.perf_counter() - t0, out.getvalue()
 
 
 def _plan(env_ids, jobs: int | None) -> tuple[list[tuple[list[str], dict]], int]:
@@ -180,8 +186,10 @@ def _run(todo: list[tuple[list[str], dict]], jobs: int, log) -> dict[str, float]
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
         futures = [pool.submit(_compile_task, task) for task in todo]
         for fut in as_completed(futures):
-            name, seconds = fut.result()
+            name, seconds, printed = fut.result()
             times[name] = seconds
+            for line in printed.splitlines():
+                log(f"  {name}: {line}")
             log(f"ready: {name} in {seconds:.1f} s")
     log(f"{len(todo)} kernel sets ready in {time.perf_counter() - t0:.1f} s ({jobs} jobs)")
     return times

@@ -23,19 +23,28 @@ background process has finished, the env's next ``reset`` or ``step`` switches t
 kernels (loading them from the cache takes under a second; the state carries over: plain Python
 keeps it in wide arrays, ``core.state``). Search
 (``simulator``, ``state_copy``, ``determinize``) runs on the compiled kernels only, so those
-calls wait for the background process first. One background process runs per id and config and
-per process that asked; it finishes its work even if the process that started it exits, so the
-next run finds the cache warm. ``CARDENVS_PLAIN_START=0`` turns this off: the AEC env then
-compiles in the foreground like the batched engine.
+calls wait for the background process first. One background process compiles an engine at a
+time, across processes: it holds an ``fcntl.flock`` lock on a file beside the cache
+(``coldstart-<engine>.lock`` in the package's ``__pycache__``, or in ``NUMBA_CACHE_DIR``), and a
+process that finds the lock held starts no compile of its own: it plays on plain Python until
+the lock is free, then uses the cache (or, if its own config's kernels are still missing, takes
+the lock and compiles them). Within one process, envs of the same engine share its compile. The
+background process finishes its work even if the process that started it exits, so the next run
+finds the cache warm; on a fresh install (no ``cardenvs.compile`` stamp yet) it stamps the
+sources it compiled, so ``python -m cardenvs.compile`` loads its kernels instead of deleting
+them. ``CARDENVS_PLAIN_START=0`` turns this off: the AEC env then compiles in the foreground
+like the batched engine.
 
-Messages go to stderr where someone is watching (a terminal or a notebook), else they are
-``INFO`` records of the ``cardenvs`` logger, so logs and test output stay clean. Under
-``NUMBA_DISABLE_JIT=1`` nothing compiles and nothing is said.
+Messages go to stderr where someone is watching (a terminal or a notebook). Elsewhere (output
+piped, a log file) they are ``INFO`` records of the ``cardenvs`` logger where logging shows
+them, else one line on stderr still: each is said once per engine and process.
+Under ``NUMBA_DISABLE_JIT=1`` nothing compiles and nothing is said.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import functools
 import importlib
 import json
@@ -45,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import types
 from pathlib import Path
 
@@ -118,13 +128,15 @@ def _watched(stream) -> bool:
 
 
 def say(message: str, stream=None) -> str:
-    """``message`` on ``stream`` (default stderr) where someone is watching, else as an ``INFO``
-    record of the ``cardenvs`` logger; returns it."""
+    """``message`` on ``stream`` (default stderr) where someone is watching; elsewhere as an
+    ``INFO`` record of the ``cardenvs`` logger where logging shows one (a handler and the
+    level), else on ``stream`` still (output piped: one whole line); returns it."""
     stream = sys.stderr if stream is None else stream
-    if _watched(stream):
-        print(message, file=stream, flush=True)
-    else:
+    if not _watched(stream) and LOG.isEnabledFor(logging.INFO) and LOG.hasHandlers():
         LOG.info(message)
+    else:
+        stream.write(message + "\n")
+        stream.flush()
     return message
 
 
@@ -207,36 +219,110 @@ def _quiet(fn):
     return quiet
 
 
-class Warmup:
-    """A background process compiling one id's kernels for one config into numba's cache
-    (``python -m cardenvs.core.coldstart ID CONFIG``; see the module docstring). Pickles (and
-    deep-copies) as its key: a copy shares the process's job for that id and config."""
+def lock_path(engine: str) -> Path:
+    """The lock file of ``engine``'s background compile: beside the cache (``NUMBA_CACHE_DIR``
+    where set, else the package's top ``__pycache__``)."""
+    folder = Path(config.CACHE_DIR) if config.CACHE_DIR else PACKAGE / "__pycache__"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"coldstart-{engine}.lock"
 
-    def __init__(self, env_id: str, config_json: str):
+
+def _take(path: Path) -> int | None:
+    """An open descriptor of ``path`` holding its exclusive ``flock``, or None when another
+    holds it (never waits)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def lock_held(engine: str) -> bool:
+    """Whether a background compile of ``engine`` (of any process) holds its lock now."""
+    fd = _take(lock_path(engine))
+    if fd is None:
+        return True
+    os.close(fd)  # closing the descriptor releases the lock
+    return False
+
+
+class Warmup:
+    """The background compile of one id's kernels for one config into numba's cache (``python
+    -m cardenvs.core.coldstart ID CONFIG``; see the module docstring). It starts only with the
+    engine's lock (``lock_path``), which the background process holds until it exits; while
+    another compile of the engine holds it (another process, or another config in this one),
+    the job follows that one (``following``) and, once it is over, uses the cache or compiles
+    what is still missing. Pickles (and deep-copies) as its key: a copy shares the process's job
+    for that id and config."""
+
+    def __init__(self, env_id: str, config_json: str, engine: str):
         self.key = (env_id, config_json)
-        self._log = tempfile.TemporaryFile()
-        env = dict(os.environ, **{PLAIN_START_VAR: "0"})
-        path = env.get("PYTHONPATH")  # the child must import this same cardenvs
-        env["PYTHONPATH"] = str(PACKAGE.parent) + (os.pathsep + path if path else "")
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "cardenvs.core.coldstart", env_id, config_json],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=self._log,
-            start_new_session=True,  # a Ctrl-C of the user's program lets it finish the cache
-        )
+        self.engine = engine
+        self._proc = None
+        self._log = None
+        self._start()
+
+    @property
+    def following(self) -> bool:
+        """Whether another compile of the engine runs in this job's stead (none started)."""
+        return self._proc is None
+
+    def _start(self) -> bool:
+        fd = _take(lock_path(self.engine))
+        if fd is None:
+            return False
+        try:
+            self._log = tempfile.TemporaryFile()
+            env = dict(os.environ, **{PLAIN_START_VAR: "0"})
+            path = env.get("PYTHONPATH")  # the child must import this same cardenvs
+            env["PYTHONPATH"] = str(PACKAGE.parent) + (os.pathsep + path if path else "")
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "cardenvs.core.coldstart", *self.key],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=self._log,
+                pass_fds=(fd,),  # the child holds the lock until it exits
+                start_new_session=True,  # a Ctrl-C of the user's program lets it finish the cache
+            )
+        finally:
+            os.close(fd)  # this process's hold; the child's copy keeps the lock
+        return True
+
+    def _still_cold(self) -> bool:
+        from ..registry import lookup
+
+        game = lookup(self.key[0])[0]
+        settings = game.config_cls.from_kwargs(**json.loads(self.key[1]))
+        return _cold(game, game.step_kernel(settings.to_array()))
 
     def __reduce__(self):
         return (_job, self.key)
 
     def done(self) -> bool:
-        """Whether the process has ended (its kernels are in the cache if it succeeded)."""
+        """Whether the kernels are ready: the process has ended (they are in the cache if it
+        succeeded), or, following another compile, that one is over and they are cached (if
+        they are not, this job starts its compile now)."""
+        if self._proc is None:
+            if lock_held(self.engine):
+                return False
+            if not self._still_cold():
+                return True
+            self._start()  # the other compile did not cover this config (or failed)
+            return False
         return self._proc.poll() is not None
 
     def wait(self) -> str | None:
-        """Wait for the process; None if it succeeded, else the end of what it printed."""
-        if self._proc.wait() == 0:
+        """Wait for the kernels; None if they are ready, else the end of what the process
+        printed."""
+        while not self.done():
+            time.sleep(0.2)
+        if self._proc is None or self._proc.wait() == 0:
             return None
         self._log.seek(0)
         text = self._log.read().decode(errors="replace").strip()
@@ -245,11 +331,14 @@ class Warmup:
 
 def _job(env_id: str, config_json: str) -> Warmup:
     """The process's background compile of ``env_id`` under ``config_json`` (started on the
-    first call)."""
+    first call, or following the compile of its engine already running)."""
+    from ..registry import lookup
+
     with _lock:
         job = _jobs.get((env_id, config_json))
         if job is None:
-            job = _jobs[env_id, config_json] = Warmup(env_id, config_json)
+            engine = engine_of(lookup(env_id)[0])
+            job = _jobs[env_id, config_json] = Warmup(env_id, config_json, engine)
         return job
 
 
@@ -276,10 +365,14 @@ def warmup_for(game, settings) -> Warmup | None:
     engine = engine_of(game)
     if engine not in _checked:
         _checked.add(engine)
+        where = (
+            f"another process is compiling {game.env_id} kernels (lock {lock_path(engine)})"
+            if job.following
+            else f"compiling {game.env_id} kernels in the background"
+        )
         say(
-            f"compiling {game.env_id} kernels in the background (first use only, "
-            f"{_about(game)}python -m cardenvs.compile compiles every game ahead); playing on "
-            "plain Python until they are ready"
+            f"{where} (first use only, {_about(game)}python -m cardenvs.compile compiles every "
+            "game ahead); playing on plain Python until they are ready"
         )
     return job
 
@@ -291,10 +384,17 @@ def _disabled() -> bool:
 def main(argv=None) -> None:
     """``python -m cardenvs.core.coldstart ID CONFIG_JSON``: compile what ``ID`` runs under the
     config (``cardenvs.compile.exercise``)."""
-    from ..compile import exercise
+    from ..compile import STAMP, exercise, sources_digest
 
     env_id, config_json = sys.argv[1:] if argv is None else argv
+    digest = sources_digest() if not config.CACHE_DIR else None
     exercise(env_id, **json.loads(config_json))
+    stamp = PACKAGE / "__pycache__" / STAMP
+    if digest is not None and not stamp.exists() and sources_digest() == digest:
+        # a fresh install: these caches are of the current sources, so cardenvs.compile may
+        # load them (without a stamp it deletes every cached kernel first)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest + "\n")
 
 
 if __name__ == "__main__":
