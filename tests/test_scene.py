@@ -280,3 +280,31 @@ def test_scene__the_picture_command_draws_a_deal_and_refuses_bad_input(tmp_path,
         with pytest.raises(SystemExit):
             picture.main(bad + ["--out", str(tmp_path / "x.png")])
         assert "error" in capsys.readouterr().err
+
+
+def test_picture__the_panel_s_phase_and_seat_to_act_are_never_cut(monkeypatch):
+    """Four Aces's longest phase with a seat to act ("phase: reduce exposed  ·  to act:
+    player_3") is wider than the panel: it goes on two lines instead of ending in "to act:
+    pla…" (issue 52, item 8)."""
+    from PIL import ImageDraw
+
+    from cardenvs.games.four_aces.constants import PHASE_NAMES
+
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self, xy, s, *args, **kwargs):
+        drawn.append(s)
+        return real(self, xy, s, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    env = cardenvs.make("four_aces-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    for phase in PHASE_NAMES[:-1]:
+        drawn.clear()
+        frame = picture.draw(dict(env.unwrapped.scene(), phase=phase, to_act=3))
+        assert frame.shape == picture.SHAPE
+        status = [s for s in drawn if "phase:" in s or "to act:" in s]
+        assert not [s for s in status if s.endswith("…")], status
+        assert any(f"phase: {phase}" in s for s in status), status
+        assert any("to act: player_3" in s for s in status), status

@@ -429,11 +429,14 @@ def _panel(im, d, scene: dict) -> None:
         y += 22
     f = font(13)
     to_act = scene["to_act"]
-    status = f"phase: {scene['phase']}"
+    status = [f"phase: {scene['phase']}"]
     if to_act is not None:
-        status += f"  ·  to act: player_{to_act}"
-    d.text((x, y + 2), _fit(d, status, f, w), font=f, fill=GOLD)
-    y += 20
+        status.append(f"to act: player_{to_act}")
+    # on two lines where one is too narrow ("phase: reduce exposed  ·  to act: player_3")
+    for line in _wrap(d, status, f, w):
+        d.text((x, y + 2), _fit(d, line, f, w), font=f, fill=GOLD)
+        y += 17
+    y += 3
     view = "open (every card)" if scene["viewer"] is None else f"player_{scene['viewer']}"
     d.text((x, y), f"view: {view}", font=f, fill=MUTED)
     y += 24
