@@ -244,6 +244,15 @@ def test_docs__make_docs_builds_strictly_and_make_test_builds_the_site():
     assert "docs" in test_target.split(":", 1)[1].split()
 
 
+def test_docs__the_home_page_says_how_to_quiet_material_s_end_of_life_banner():
+    """``mkdocs`` run by hand prints Material's end-of-life banner; the page that discusses the
+    choice of Material says how ``make docs`` quiets it (issue 52, item 8)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "NO_MKDOCS_2_WARNING=1" in makefile
+    assert "NO_MKDOCS_2_WARNING=1" in index and "end of life" in index
+
+
 # --- metadata ----------------------------------------------------------------------------------
 def test_docs__license_citation_and_pyproject_agree():
     tomllib = pytest.importorskip("tomllib")
