@@ -12,10 +12,13 @@ from the human seat's view. A card of the human's hand (or exposed cards) that a
 plays, discards or uses is lifted with a gold edge and played by a click; every other legal
 action is a button. A choice of several cards (Piquet's exchange) is made in any order: the
 cards are clicked (again to put one back), then one button plays them together, in the
-engine's order. The log shows what happened as the human's seat saw it, in the sentences of
-the terminal game and the viewer (``core.events``: "player_1 plays KH", "you win the trick
-(KH)", deal ends, the result), what happened since the human's last move highlighted. When the
-game ends the page shows the result, the game's seed and where the record was saved, with the
+engine's order. The table is scaled to the window (a 1024 x 700 one shows it with the
+actions; on a phone's width the side panel goes under the felt); during Esel's trump choice a
+line on the felt says why the own hand is face down (the rule). The log shows what happened as
+the human's seat saw it, in the sentences of the terminal game and the viewer (``core.events``:
+"player_1 plays KH", "you win the trick (KH)", deal ends, the result; the page writes the cards
+with suit symbols, K♥), what happened since the human's last move highlighted. When the game
+ends the page shows the result, the game's seed and where the record was saved, with the
 viewer's command, and a "new game" button.
 
 Seeds: without ``seed`` every game draws its own seed from the OS (``secrets``), so no game's
@@ -373,7 +376,7 @@ def viewer_command(path) -> str:
     return f"python -m cardenvs.view {shlex.quote(str(path))} -o {shlex.quote(str(html))}"
 
 
-WEB_BODY = """<div class="app">
+WEB_BODY = """<div class="app web" id="app">
 <div id="table"></div>
 <div class="bar"><span id="prompt" class="note"></span><div id="actions" class="actions"></div>
 </div>

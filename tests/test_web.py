@@ -363,3 +363,80 @@ def test_web__a_set_of_cards_is_checked_whole_before_anything_is_played(server, 
     assert status == 200 and s["choice"] is None
     mine = [e["text"] for e in s["log"] if e["kind"] == "action" and e["seat"] == 0]
     assert mine[:3] == ["you discard 7S", "you discard AC", "you end the exchange"]
+
+
+# --- the page fits the window: 1024 x 700 with the actions in view, a phone's width -----------
+def viewport(driver, width, height):
+    """Emulate a window of ``width`` x ``height`` CSS pixels (a phone's when narrow)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+    )
+
+
+GEOMETRY = """
+const box = e => { const r = e.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom]; };
+const doc = document.documentElement;
+return {width: innerWidth, height: innerHeight, scrollWidth: doc.scrollWidth,
+  scrollX: scrollX, scrollY: scrollY, stage: box(document.querySelector('.stage')),
+  actions: [...document.querySelectorAll('#actions button')].map(box)};
+"""
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+@pytest.mark.parametrize("size", [(1024, 700), (390, 844)])
+def test_web__the_table_fits_the_window(env_id, size, driver, server, tmp_path):
+    """At 1024 x 700 the table and every action button are inside the window without scrolling;
+    at a phone's 390 x 844 nothing scrolls sideways (the table is scaled to the width)."""
+    width, height = size
+    url, out = server(env_id, RandomAgent(1), config=GAMES[env_id], seed=2)
+    try:
+        viewport(driver, width, height)
+        driver.get(url)
+        wait_idle(driver)
+        g = driver.execute_script(GEOMETRY)
+        ARTIFACTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / f"web-{env_id}-{width}x{height}.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert (g["width"], g["height"]) == (width, height)
+    assert g["scrollWidth"] <= width and g["scrollX"] == 0 and g["scrollY"] == 0, g
+    assert g["actions"], "no action button to check"
+    for left, top, right, bottom in [g["stage"], *g["actions"]]:
+        assert 0 <= left and right <= width, g
+        if width >= 1024:  # the actions in view without scrolling
+            assert 0 <= top and bottom <= height, g
+
+
+def test_web__the_log_writes_cards_with_suit_symbols(driver, server, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    url, out = server("piquet-v0", FirstLegal(), config={"episode": "deal"}, seed=1)
+    driver.get(url)
+    wait_idle(driver)
+    step = data(driver, "step")
+    post_cards = ["7S", "8H"]
+    for c in post_cards:
+        click(driver, driver.find_element(By.CSS_SELECTOR, f'[data-pick="{c}"]'))
+    driver.find_element(By.ID, "confirm").click()
+    wait_idle(driver, step)
+    text = driver.find_element(By.ID, "log").text
+    assert "you discard 7♠" in text and "you discard 8♥" in text
+    assert not re.search(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[SHDC](?![0-9A-Za-z])", text), text
+
+
+def test_web__esel_s_trump_choice_says_why_the_hand_is_face_down(driver, server, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    url, out = server("esel-v0", FirstLegal(), config={"episode": "deal", "num_players": 2}, seed=2)
+    driver.get(url)
+    wait_idle(driver)
+    buttons = driver.find_elements(By.CSS_SELECTOR, '[data-legal^="trump "]')
+    assert buttons, "seed 2: player_0 chooses a trump suit first"
+    rule = driver.find_element(By.ID, "rule")
+    assert rule.is_displayed() and "nobody sees their cards" in rule.text
+    step = data(driver, "step")
+    buttons[0].click()
+    wait_idle(driver, step)
+    assert driver.find_elements(By.ID, "rule") == []

@@ -69,8 +69,85 @@
     }).catch(fail);
   }
 
-  function cardText(c) {
-    return c.slice(0, -1) + ({ S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" }[c.slice(-1)] || "");
+  var cardText = Table.cardText;
+
+  /* text into node, its cards (QH, 10S) written with suit symbols as on the table, hearts and
+     diamonds red */
+  var CARDS = /(^|[^0-9A-Za-z])((?:10|[2-9JQKA])[SHDC])(?![0-9A-Za-z])/g;
+  function withSuits(node, text) {
+    var at = 0;
+    text.replace(CARDS, function (m, before, c, k) {
+      node.appendChild(document.createTextNode(text.slice(at, k + before.length)));
+      Table.el("span", /[HD]$/.test(c) ? "suit red" : "suit", node, cardText(c));
+      at = k + m.length;
+      return m;
+    });
+    node.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  /* The table scaled to the window: at most its own size, so that the actions below it stay in
+     view (at least at 0.6); on a narrow window (a phone) the panel goes under the felt and the
+     table takes the width. */
+  function fit() {
+    // twice: the scaled width may wrap the bars below the table, which then need more room
+    for (var k = 0; k < 3 && fitOnce(); k++);
+  }
+
+  /* One pass of fit; true when the scale changed. */
+  function fitOnce() {
+    var root = $("table");
+    var stage = root.firstChild;
+    if (!stage) return false;
+    var felt = stage.querySelector(".felt");
+    var panel = stage.querySelector(".panel");
+    var W = parseFloat(stage.dataset.w || stage.style.width);
+    var H = parseFloat(stage.dataset.h || stage.style.height);
+    stage.dataset.w = W;
+    stage.dataset.h = H;
+    var room = document.documentElement.clientWidth - 2 * parseFloat(getComputedStyle(body).paddingLeft);
+    var narrow = room < 700;
+    body.classList.toggle("narrow", narrow);
+    var w = W, h = H, s;
+    if (narrow) {
+      w = parseFloat(felt.style.width);
+      panel.style.left = "0px";
+      panel.style.top = H + "px";
+      panel.style.width = w + "px";
+      h = H + panel.offsetHeight;
+      s = room / w;
+    } else {
+      var other = 0;
+      Array.prototype.forEach.call($("app").children, function (e) {
+        if (e !== root && !e.classList.contains("lower") && !e.hidden) {
+          other += e.offsetHeight + 10;
+        }
+      });
+      var high = window.innerHeight - 2 * parseFloat(getComputedStyle(body).paddingTop) - other;
+      s = Math.max(0.6, Math.min(1, room / W, high / H));
+    }
+    stage.style.width = w + "px";
+    stage.style.height = h + "px";
+    stage.style.transformOrigin = "0 0";
+    stage.style.transform = s === 1 ? "" : "scale(" + s + ")";
+    $("app").style.maxWidth = narrow ? "" : Math.ceil(w * s) + "px";
+    root.style.width = w * s + "px";
+    root.style.height = h * s + "px";
+    var changed = stage.dataset.s !== String(s);
+    stage.dataset.s = String(s);
+    return changed;
+  }
+  window.addEventListener("resize", fit);
+
+  /* The rule that keeps the own hand face down (Esel's trump choice), said on the table. */
+  function faceDownNote(s) {
+    var mine = s.scene.seats[s.seat];
+    var choosing = s.legal.some(function (a) { return a.name.indexOf("trump ") === 0; });
+    if (!choosing || !mine.hand.length || mine.hand.some(function (c) { return c !== null; })) {
+      return;
+    }
+    var felt = $("table").querySelector(".felt");
+    Table.el("div", "rule", felt,
+      "By the rules, nobody sees their cards until every trump suit is chosen.").id = "rule";
   }
 
   function show(s) {
@@ -95,6 +172,7 @@
       });
     }
     Table.render($("table"), s.scene, { legal: legal, dimOthers: s.legal.length > 0 });
+    faceDownNote(s);
     var box = $("actions");
     box.textContent = "";
     if (choice) {
@@ -124,7 +202,8 @@
     });
     var prompt = $("prompt");
     if (s.over) {
-      prompt.innerHTML = '<span class="over"><b>Game over:</b> ' + esc(s.result || "") + "</span>";
+      prompt.innerHTML = '<span class="over"><b>Game over:</b> </span>';
+      withSuits(prompt.firstChild, s.result || "");
       var b = Table.el("button", "", box, "new game");
       b.id = "newgame";
       b.onclick = function () {
@@ -158,11 +237,12 @@
     s.log.forEach(function (e) {
       var d = Table.el("div", e.kind, log);
       Table.el("span", "n", d, e.step ? String(e.step) : "");
-      d.appendChild(document.createTextNode(e.text));
+      withSuits(d, e.text);
       if (e.step >= lastMine && lastMine > 0 && e.seat !== s.seat) d.classList.add("now");
     });
     log.scrollTop = log.scrollHeight;
     Table.chart($("chart"), s.timeline, s.names, s.deal_starts, s.timeline.length - 1, null);
+    fit();
     body.dataset.step = String(s.step);
     body.dataset.over = s.over ? "1" : "0";
     body.dataset.busy = "0";
