@@ -432,3 +432,29 @@ def test_view__a_page_whose_data_holds_comment_and_script_tags_renders(records, 
     )
     assert driver.title == "odd"
     assert errors(driver) == []
+
+
+def test_view__equal_scores_draw_lines_that_stay_apart_and_apart_in_the_legend(records, driver):
+    """The score chart of a five-seat game: at the first step every score is 0, and each seat's
+    line starts more than a stroke's width from the others and has its own dashes, so none
+    hides another where scores are equal (issue 52, item 8); the legend shows the dashes too."""
+    from selenium.webdriver.common.by import By
+
+    record = records["four_aces-v0"]  # five seats (CONFIGS)
+    page = ARTIFACTS / "view-chart.html"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.write_text(view.html(record), encoding="utf-8")
+    driver.get(page.resolve().as_uri())
+    lines = driver.find_elements(By.CSS_SELECTOR, "#chart polyline")
+    assert len(lines) == 5
+    seen = []
+    for line in lines:
+        width = float(line.get_attribute("stroke-width"))
+        first = line.get_attribute("points").split()[0]  # step 0: score 0
+        seen.append((line.get_attribute("stroke-dasharray"), float(first.split(",")[1])))
+    assert len({dash for dash, _ in seen}) == len(seen), seen
+    ys = sorted(y for _, y in seen)
+    assert all(ys[i + 1] - ys[i] > width for i in range(len(ys) - 1)), ys
+    keys = driver.find_elements(By.CSS_SELECTOR, "#chart .legend i")
+    styles = [k.value_of_css_property("border-top-style") for k in keys]
+    assert len(keys) == len(seen) and styles.count("dashed") == len(seen) - 1, styles

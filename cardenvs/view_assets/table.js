@@ -341,8 +341,11 @@ var Table = (function () {
   }
 
   /* The score timeline: an inline SVG line per seat (values: [step][seat], null = no number),
-     dashed lines where a deal starts, a cursor at step now. */
+     dashed lines where a deal starts, a cursor at step now. Each seat has its own colour and
+     dash pattern (the legend shows both), and lines of equal scores are drawn 3 px apart, so a
+     line under another one still shows between its dashes. */
   var COLOURS = ["#f4c542", "#5ec8f2", "#f27a6b", "#9be37a", "#d49bf5"];
+  var DASHES = ["", "8,4", "2,3", "10,3,2,3", "5,5"];
   function chart(root, values, names, dealStarts, now, onpick) {
     root.textContent = "";
     var W = 420, H = 150, pad = [34, 8, 10, 22]; // left, right, top, bottom
@@ -374,14 +377,16 @@ var Table = (function () {
     });
     names.forEach(function (name, seat) {
       var pts = [];
-      var shift = (seat - (names.length - 1) / 2) * 2; // equal scores stay apart
+      var shift = (seat - (names.length - 1) / 2) * 3; // equal scores stay apart
+      var dash = DASHES[seat % DASHES.length];
       values.forEach(function (row, i) {
         if (row[seat] !== null) {
           pts.push(X(i).toFixed(1) + "," + (Y(row[seat]) + shift).toFixed(1));
         }
       });
-      parts.push('<polyline fill="none" stroke="' + COLOURS[seat % COLOURS.length] +
-        '" stroke-width="2" points="' + pts.join(" ") + '"/>');
+      parts.push('<polyline data-seat="' + seat + '" fill="none" stroke="' +
+        COLOURS[seat % COLOURS.length] + '" stroke-width="2"' +
+        (dash ? ' stroke-dasharray="' + dash + '"' : "") + ' points="' + pts.join(" ") + '"/>');
     });
     parts.push('<line class="cursor" x1="' + X(now) + '" x2="' + X(now) + '" y1="' + pad[2] +
       '" y2="' + (H - pad[3]) + '" stroke="#fff" stroke-width="1.5"/>');
@@ -398,8 +403,14 @@ var Table = (function () {
     }
     var legend = el("div", "legend", root);
     names.forEach(function (name, seat) {
-      var item = el("span", "", legend);
-      el("i", "", item).style.background = COLOURS[seat % COLOURS.length];
+      var item = el("span", "", legend), dash = DASHES[seat % DASHES.length];
+      var key = el("i", "", item); // the seat's line: its colour and dashes
+      key.style.background = dash ? "none" : COLOURS[seat % COLOURS.length];
+      if (dash) {
+        key.style.borderTop = "3px dashed " + COLOURS[seat % COLOURS.length];
+        key.style.height = "0";
+        key.style.width = "18px";
+      }
       item.appendChild(document.createTextNode(name));
     });
   }
