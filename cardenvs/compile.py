@@ -129,6 +129,8 @@ def exercise(env_id: str, steps: int = 64, **config) -> None:
     from cardenvs.core.sim import Simulator
     from cardenvs.core.vector import RandomLegal
 
+    # this command says what it compiles: the first-use notice of the engines stays quiet
+    coldstart._checked.add(engine_of(env_id))
     venv = cardenvs.make_vector(env_id, 2, seed=0, **config)
     _, mask, _ = venv.reset()
     policy = RandomLegal(seed=0)
