@@ -267,18 +267,23 @@ class Game:
         )
         return path
 
+    def _check_current(self, step) -> None:
+        """``WebError`` 409 when the game is over or ``step`` (the step the action was chosen
+        at, if given) is not the current one."""
+        if self.over():
+            raise WebError(409, "the game is over; POST /new starts the next one")
+        if step is not None and step != self.step:
+            raise WebError(
+                409,
+                f"stale action: it was chosen at step {step}, the game is at step {self.step}; "
+                "reload the state (GET /state)",
+            )
+
     def act(self, action, step=None) -> None:
         """Play the human's ``action`` (an id or a name) and the opponents' replies;
         ``WebError`` for an action that is not legal now or a stale ``step``."""
         with self.lock:
-            if self.over():
-                raise WebError(409, "the game is over; POST /new starts the next one")
-            if step is not None and step != self.step:
-                raise WebError(
-                    409,
-                    f"stale action: it was chosen at step {step}, the game is at step "
-                    f"{self.step}; reload the state (GET /state)",
-                )
+            self._check_current(step)
             if self._to_act() != self.seat:  # cannot happen between requests; kept as a guard
                 raise WebError(409, f"it is player_{self._to_act()}'s turn, not yours")
             legal = self.core.legal_actions()
@@ -311,14 +316,7 @@ class Game:
         (``cardenvs.card_sets.card_plan``), then the opponents' replies; ``WebError`` saying what
         is wrong with the set (nothing is played then)."""
         with self.lock:
-            if self.over():
-                raise WebError(409, "the game is over; POST /new starts the next one")
-            if step is not None and step != self.step:
-                raise WebError(
-                    409,
-                    f"stale action: it was chosen at step {step}, the game is at step "
-                    f"{self.step}; reload the state (GET /state)",
-                )
+            self._check_current(step)
             if (
                 not isinstance(cards, list)
                 or len(cards) > 32
