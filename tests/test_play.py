@@ -348,6 +348,32 @@ def test_web__says_when_the_browser_front_end_is_missing(capsys, monkeypatch):
     assert "--web needs cardenvs.web" in capsys.readouterr().err
 
 
+def _web_process(args, cwd) -> subprocess.Popen:
+    """``python -m cardenvs.play ARGS`` in ``cwd``, its output piped, with SIGINT's default
+    disposition: Ctrl-C as in a shell (a pytest-xdist worker ignores SIGINT, and a Python started
+    with SIGINT ignored installs no KeyboardInterrupt handler, so the server would not stop)."""
+    import signal
+
+    return subprocess.Popen(
+        [sys.executable, "-m", "cardenvs.play", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=cwd,
+        env=_env(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _printed_address(proc) -> str:
+    """The address the web game prints when it listens."""
+    for line in proc.stdout:
+        m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
+        if m:
+            return m.group(1)
+    raise AssertionError("no address printed")
+
+
 def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
     """``--web`` wiring: the address printed, the seat and config asked for, a whole deal
     played through the HTTP interface, the record saved where --record says."""
@@ -357,25 +383,9 @@ def test_web__the_command_serves_a_game_that_plays_to_the_end(tmp_path):
     record_path = tmp_path / "web.json"
     args = ["piquet-v0", "--web", "--no-browser", "--seat", "1", "--seed", "2"]
     args += ["--config", '{"episode": "deal"}', "--record", str(record_path)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardenvs.play", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=tmp_path,
-        env=_env(),
-        # Ctrl-C as in a shell: a pytest-xdist worker ignores SIGINT, and a Python started with
-        # SIGINT ignored installs no KeyboardInterrupt handler, so the server would not stop
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _web_process(args, tmp_path)
     try:
-        url = None
-        for line in proc.stdout:
-            m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
-            if m:
-                url = m.group(1)
-                break
-        assert url, "no address printed"
+        url = _printed_address(proc)
 
         token = page_token(url)
 
@@ -530,23 +540,9 @@ def test_web__ctrl_c_saves_the_unfinished_game(tmp_path, stop):
 
     record_path = tmp_path / "left.json"
     args = ["piquet-v0", "--web", "--no-browser", "--seed", "2", "--config", '{"episode": "deal"}']
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardenvs.play", *args, "--record", str(record_path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=tmp_path,
-        env=_env(),
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # see above
-    )
+    proc = _web_process([*args, "--record", str(record_path)], tmp_path)
     try:
-        url = None
-        for line in proc.stdout:
-            m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
-            if m:
-                url = m.group(1)
-                break
-        assert url, "no address printed"
+        url = _printed_address(proc)
         token = page_token(url)
         headers = {"Content-Type": "application/json", "X-Cardenvs-Token": token or ""}
         req = urllib.request.Request(url + "/state", headers=headers)
