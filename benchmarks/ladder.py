@@ -5,27 +5,28 @@ intervals.
     python -m benchmarks.ladder                                  # every setting, default agents
     python -m benchmarks.ladder --settings piquet-v0 banque-v0_2p --n 200 --n-search 20
     python -m benchmarks.ladder --settings esel-v0 --agents random heuristic ismcts@100 \\
-        ppo:runs/table/esel-v0/model.npz                         # a model in place of the zoo's
+        model:runs/table/esel-v0/model.npz                         # a model in place of the zoo's
 
 Settings are ``train.table.SETTINGS`` (name -> game id and config override, e.g.
 ``banque-v0_2p`` is ``banque-v0`` with ``{"num_players": 2}``). Agents: ``random``,
 ``heuristic``, ``ismcts@<iterations>`` (heuristic roll-outs; plain ``ismcts`` means every budget
 of ``--ismcts``), ``zoo`` (``cardenvs.zoo.load(game, **config)``, the setting's config without
 ``episode`` and ``reward``), ``zoo+ismcts@<iterations>`` (ISMCTS rolling out with the zoo's
-model: search at play time on top of the pretrained network) and ``ppo:<model path>`` (a
-``.npz``, or an SB3 ``.zip`` with ``--trusted``: loading one runs its pickles); the
+model: search at play time on top of the pretrained network) and ``model:<path>`` (a
+``.npz``, or an SB3 ``.zip`` with ``--trusted``: loading one runs its pickles): the specs of
+``cardenvs.arena.make_agent``, whose ``round_robin`` plays the games; the
 default is ``random heuristic ismcts@100 ismcts@400 zoo``. A setting the zoo has no model for is
 an error unless ``--agents`` leaves ``zoo`` (and ``zoo+ismcts``) out.
 
 Method. A match is one deal (``--episode deal``; ``--episode game`` plays whole games) with the
 setting's config and ``reward="win"``. Every pair of agents plays ``--n`` games for every seating
-that uses both (``benchmarks.tournament.arrangements``: with P seats, every assignment of the
+that uses both (``cardenvs.arena.arrangements``: with P seats, every assignment of the
 two agents to the seats), or ``--n-search`` games where one of them is an ISMCTS agent (about
 0.1-0.5 s a decision). A game's outcome for the pair is the one of ``tournament.run``, seat
 against seat (a seat with a larger share of the win beats the other, equal shares draw), averaged
 over the pair's seat pairs, so each game is worth one point split between the two agents and two
 equal agents expect half in every seating. Bradley–Terry strengths are fitted to the pairwise
-totals (``tournament.bradley_terry``) and given on the Elo scale with ``random`` at 0. The 95%
+totals (``cardenvs.arena.bradley_terry``) and given on the Elo scale with ``random`` at 0. The 95%
 interval resamples the games of each pair (with replacement, ``--bootstrap`` times), refits, and
 takes the 2.5 and 97.5 percentiles; where the fit itself lies outside them (a lopsided bootstrap
 distribution, with very few games) the interval is widened to include it, and the raw
@@ -38,7 +39,7 @@ split evenly (every drawn game, in which all seats' rewards are equal, and also 
 the two agents' seats fare equally, e.g. each holds one of two tied winners), and loses it
 otherwise; with two players that is won, drawn (equal rewards) or lost. An agent's mean reward
 is per game, its seats' mean reward in that game, with a 95% interval by the normal
-approximation (``tournament.mean_interval``: mean ± 1.96·sd/√n over the games). Both are given
+approximation (``cardenvs.arena.mean_interval``: mean ± 1.96·sd/√n over the games). Both are given
 per pair and, over all its pairs, per agent. A draw-heavy setting (two-player Esel) shows them
 beside its shares of the points, which sit near 1/2 because of the draws.
 
@@ -54,9 +55,7 @@ with its interval. ``--out`` defaults to ``docs/ladder``.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
-import re
 import sys
 import time
 from pathlib import Path
@@ -64,32 +63,32 @@ from pathlib import Path
 import numpy as np
 
 import cardenvs
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from benchmarks.tournament import (  # noqa: E402
+from cardenvs.arena import (
     TRUSTED_HELP,
     arrangements,
     bradley_terry,
+    check_spec,
     count_outcomes,
     make_agent,
     mean_interval,
-    play_games,
+    model_path,
+    pair_points,
+    parse_search,
     reward_text,
+    round_robin,
     sb3_zip,
     untrusted_zip,
     wdl_text,
     wilson,
-    win_shares,
 )
-from train.table import SETTINGS  # noqa: E402
+from cardenvs.arena.specs import DEFAULT_ROLLOUT
+from train.table import SETTINGS
 
+ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "ladder"
 ISMCTS_BUDGETS = (100, 400)
-ROLLOUT = "heuristic"  # ismcts@<n>'s roll-outs; zoo+ismcts@<n> rolls out with the zoo's model
-SEARCH_PREFIXES = ("ismcts@", "zoo+ismcts@")
+ROLLOUT = DEFAULT_ROLLOUT  # ismcts@<n>'s roll-outs; zoo+ismcts@<n> rolls out with the zoo's model
 EPISODES = ("deal", "game")
-PLAIN = ("random", "heuristic", "zoo")
 MODEL_OPTIONS = ("episode", "reward")  # options that do not select a zoo model
 
 
@@ -104,17 +103,12 @@ def expand_agents(kinds, budgets) -> list[str]:
     for kind in kinds:
         if kind == "ismcts":
             out += [f"ismcts@{b}" for b in budgets]
-        elif kind in PLAIN or kind.startswith("ppo:"):
-            out.append(kind)
-        elif kind.startswith(SEARCH_PREFIXES):
-            if not re.fullmatch(r"[1-9][0-9]*", kind.split("@", 1)[1]):
-                raise ValueError(f"agent {kind!r}: the ISMCTS budget must be an integer >= 1")
-            out.append(kind)
         else:
-            raise ValueError(
-                f"unknown agent {kind!r}; available: random, heuristic, ismcts@<iterations>, "
-                "ismcts (every --ismcts budget), zoo, zoo+ismcts@<iterations>, ppo:<model path>"
-            )
+            try:
+                check_spec(kind, trusted=True)  # syntax only; the .zip check is check_agents'
+            except ValueError as e:
+                raise ValueError(f"{e} (or ismcts: every --ismcts budget)") from None
+            out.append(kind)
     repeated = sorted({k for k in out if out.count(k) > 1})
     if repeated:
         raise ValueError(f"agents listed more than once: {repeated}")
@@ -136,25 +130,21 @@ def zoo_config(setting: str) -> dict:
 
 
 def is_search(kind: str) -> bool:
-    return kind.startswith(SEARCH_PREFIXES)
+    return parse_search(kind) is not None
 
 
 def uses_zoo(kind: str) -> bool:
-    """Whether agent ``kind`` plays with the zoo's model (``zoo``, ``zoo+ismcts@<n>``)."""
-    return kind == "zoo" or kind.startswith("zoo+ismcts@")
+    """Whether agent ``kind`` plays with the zoo's model (``zoo``, ``zoo+ismcts@<n>``,
+    ``ismcts@<n>:zoo``)."""
+    return kind == "zoo" or (is_search(kind) and parse_search(kind)[1] == "zoo")
 
 
 def build(kind: str, setting: str, seed: int, trusted: bool = False):
-    """The agent ``kind`` for ``setting``, seeded (``trusted``: a ``ppo:`` SB3 ``.zip`` may be
-    loaded, running its pickles)."""
-    env_id = SETTINGS[setting][0]
-    if is_search(kind):
-        rollout = "zoo" if uses_zoo(kind) else ROLLOUT
-        iterations = int(kind.split("@", 1)[1])
-        agent = make_agent("ismcts", env_id, seed, iterations=iterations, rollout=rollout)
-        agent.name = kind
-        return agent
-    return make_agent(kind, env_id, seed, config=zoo_config(setting), trusted=trusted)
+    """The agent ``kind`` for ``setting``, seeded (``cardenvs.arena.make_agent``; ``trusted``:
+    a ``model:`` SB3 ``.zip`` may be loaded, running its pickles)."""
+    return make_agent(
+        kind, SETTINGS[setting][0], seed=seed, config=zoo_config(setting), trusted=trusted
+    )
 
 
 def check_agents(settings, kinds, trusted: bool = False) -> None:
@@ -162,8 +152,9 @@ def check_agents(settings, kinds, trusted: bool = False) -> None:
     zoo missing or without the setting's model, a ``ppo:`` model absent or of another game, or
     an SB3 ``.zip`` without ``trusted``."""
     for kind in kinds:
-        if kind.startswith("ppo:") and sb3_zip(kind[4:]) and not trusted:
-            raise ValueError(f"--agents {kind}: {untrusted_zip(kind[4:])}")
+        path = model_path(kind)
+        if path and sb3_zip(path) and not trusted:
+            raise ValueError(f"--agents {kind}: {untrusted_zip(path)}")
     for setting in settings:
         env_id = SETTINGS[setting][0]
         for kind in kinds:
@@ -180,19 +171,14 @@ def check_agents(settings, kinds, trusted: bool = False) -> None:
                         f"{zoo_config(setting)}); leave zoo out of --agents, e.g. --agents "
                         "random heuristic ismcts"
                     )
-            elif kind.startswith("ppo:"):
+            elif model_path(kind) is not None:
                 try:
                     build(kind, setting, 0, trusted)
                 except ValueError as e:
                     raise ValueError(f"agent {kind!r} cannot play {setting}: {e}") from None
 
 
-def pair_outcomes(share: np.ndarray, seats) -> np.ndarray:
-    """Per game, the first agent's (seats marked 0) points against the second (marked 1): the
-    mean over their seat pairs of 1 for a larger share of the win, 1/2 for an equal one."""
-    seats = np.asarray(seats)
-    a, b = share[:, seats == 0][:, :, None], share[:, seats == 1][:, None, :]
-    return ((a > b) + 0.5 * (a == b)).mean(axis=(1, 2))
+pair_outcomes = pair_points  # the arena's name
 
 
 def game_results(points: np.ndarray) -> np.ndarray:
@@ -236,50 +222,40 @@ def run_setting(
     ``build``'s)."""
     env_id, override = SETTINGS[setting]
     config = game_config(setting, episode)
-    P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
     k = len(kinds)
-    pairs = list(itertools.combinations(range(k), 2))
-    arr = arrangements(P)
-    decisions = np.zeros(k, np.int64)
-    spent = np.zeros(k)
-    outcomes: dict[tuple[int, int], np.ndarray] = {}
-    # per pair, each game's mean reward of the first agent's seats and of the second's
-    returns: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    per_seating: dict[tuple[int, int], list] = {}
     width = 60 + len(setting) + max(len(a) + len(b) for a in kinds for b in kinds)
     t0 = time.perf_counter()
-    for step, (i, j) in enumerate(pairs):
-        games = n_search if is_search(kinds[i]) or is_search(kinds[j]) else n
-        got, rows, ret_i, ret_j = [], [], [], []
-        for s, seats in enumerate(arr):
-            if not quiet:
-                line = (
-                    f"{setting}: pair {step + 1}/{len(pairs)} ({kinds[i]} v {kinds[j]}), "
-                    f"seating {s + 1}/{len(arr)} {''.join('AB'[x] for x in seats)}, "
-                    f"{time.perf_counter() - t0:.0f} s elapsed"
-                )
-                print(
-                    f"\r{line:<{width}}",
-                    end="",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            tag = 100_003 * step + 1009 * s
-            agents = [build(kinds[x], setting, seed + tag + 7919 * x, trusted) for x in (i, j)]
-            r, _, dec, sp = play_games(env_id, seats, agents, games, seed + tag, config)
-            for x, a in enumerate((i, j)):
-                decisions[a] += dec[x]
-                spent[a] += sp[x]
-            o = pair_outcomes(win_shares(r), seats)
-            got.append(o)
-            ret_i.append(r[:, np.asarray(seats) == 0].mean(axis=1))
-            ret_j.append(r[:, np.asarray(seats) == 1].mean(axis=1))
-            rows.append({"seats": "".join("AB"[x] for x in seats), "games": games, "a": o.sum()})
-        outcomes[(i, j)] = np.concatenate(got)
-        returns[(i, j)] = (np.concatenate(ret_i), np.concatenate(ret_j))
-        per_seating[(i, j)] = rows
+
+    def line(step, steps, pair, seating):
+        if not quiet:
+            seatings = len(arrangements(P))
+            text = (
+                f"{setting}: pair {step // seatings + 1}/{steps // seatings} ({pair[0]} v "
+                f"{pair[1]}), seating {step % seatings + 1}/{seatings} {seating}, "
+                f"{time.perf_counter() - t0:.0f} s elapsed"
+            )
+            print(f"\r{text:<{width}}", end="", file=sys.stderr, flush=True)
+
+    P = cardenvs.make_vector(env_id, 1, seed=0, **config).num_seats
+    arr = arrangements(P)
+    field = round_robin(
+        env_id,
+        {kind: kind for kind in kinds},
+        n,
+        seed,
+        config,
+        n_search=n_search,
+        trusted=trusted,
+        progress=line,
+    )
     if not quiet:
         print(file=sys.stderr)
+    pairs = list(field["pairs"])
+    outcomes = {ij: d["points"] for ij, d in field["pairs"].items()}
+    returns = {ij: d["returns"] for ij, d in field["pairs"].items()}
+    per_seating = {ij: d["seatings"] for ij, d in field["pairs"].items()}
+    decisions = field["decisions"]
+    dps = {kind: field["agents"][kind]["decisions_per_s"] for kind in kinds}
     anchor = kinds.index("random")
     f = fit(outcomes, k, anchor, boot, seed)
     # every agent's games over all its pairs: its results and its per-game mean rewards
@@ -350,10 +326,8 @@ def run_setting(
         "wins": f["wins"].tolist(),
         "timings": {
             "seconds": round(time.perf_counter() - t0, 3),
-            "agent_seconds": {kind: float(spent[a]) for a, kind in enumerate(kinds)},
             "decisions_per_s": {
-                kind: float(decisions[a] / spent[a]) if spent[a] else None
-                for a, kind in enumerate(kinds)
+                kind: None if dps[kind] is None else float(dps[kind]) for kind in kinds
             },
         },
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -254,15 +255,19 @@ def test_ladder__zoo_agent_comes_from_cardenvs_zoo(monkeypatch):
 
     class Zoo:
         @staticmethod
+        def has(env_id, **kwargs):
+            return True
+
+        @staticmethod
         def load(env_id, **kwargs):
             calls.append((env_id, kwargs))
-            return "the model"
+            return types.SimpleNamespace(tag="the model")
 
     monkeypatch.setitem(sys.modules, "cardenvs.zoo", Zoo)
     monkeypatch.setattr(cardenvs, "zoo", Zoo, raising=False)
     # the setting's override less the options that do not select a model (esel-v0_2p trains
     # on reward="score")
-    assert ladder.build("zoo", "esel-v0_2p", 5) == "the model"
+    assert ladder.build("zoo", "esel-v0_2p", 5).tag == "the model"
     assert calls == [("esel-v0", {"seed": 5, "num_players": 2})]
 
 
@@ -311,11 +316,14 @@ def test_ladder__an_sb3_zip_agent_needs_trusted(tmp_path, capsys, monkeypatch):
     assert "give --trusted if you trust this file" in err and not out.exists()
     built = []
 
-    def make_agent(kind, env_id, seed, *, trusted=False, **kwargs):
+    def make_agent(kind, env_id, *, seed=0, trusted=False, **kwargs):
         built.append((kind, trusted))
         return RandomAgent(seed=seed)
 
-    monkeypatch.setattr(ladder, "make_agent", make_agent)
+    import cardenvs.arena.match
+
+    monkeypatch.setattr(cardenvs.arena.match, "make_agent", make_agent)  # the games
+    monkeypatch.setattr(ladder, "make_agent", make_agent)  # the check before them
     reports = ladder.main([*args, "--trusted"])
     assert (f"ppo:{zipped}", True) in built
     assert {(k, t) for k, t in built if k != "random"} == {(f"ppo:{zipped}", True)}

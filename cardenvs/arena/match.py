@@ -1,0 +1,323 @@
+"""Agents against agents on the batched engine: every seating, whole games or single deals.
+
+``play_games`` is the loop (each row of one batched engine seats its own agents);
+``head_to_head`` plays an agent against an opponent over every seating that uses both;
+``round_robin`` plays every pair of a field of agents and rates them (Bradley-Terry). Whole
+games or single deals are the game's ``episode`` option in ``config`` (``"game"`` or
+``"deal"``). The deals are ``deals="independent"`` (a fresh deck per game, from the seed): the
+parameter is where duplicate deals (the same deck from every seating) will be chosen.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+
+from .. import make_vector
+from .specs import as_agent, make_agent
+from .stats import (
+    LOST,
+    bradley_terry,
+    count_outcomes,
+    mean_interval,
+    outcomes,
+    wilson,
+    win_shares,
+)
+
+#: the deals an evaluation can be played on (``deals=``)
+DEALS = ("independent",)
+SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
+
+
+def check_deals(deals: str) -> str:
+    if deals not in DEALS:
+        raise ValueError(f"deals must be one of {', '.join(DEALS)}, got {deals!r}")
+    return deals
+
+
+def arrangements(num_seats: int) -> list[tuple[int, ...]]:
+    """Every assignment of agents 0/1 to the seats that uses both."""
+    return [a for a in itertools.product((0, 1), repeat=num_seats) if 0 < sum(a) < num_seats]
+
+
+def play_games(env_id: str, seats, agents, n: int, seed: int, config: dict | None = None):
+    """Play ``n`` games with agent ``seats[p]`` in seat ``p`` (or ``seats[b, p]`` in game ``b``:
+    one seating per game), game ``b`` dealt from seed ``seed + b``; returns (rewards (n, P),
+    totals (n, P) or None, decisions per agent, seconds per agent). An agent with ``act_row``
+    (search) acts from the engine's state one row at a time, the others by ``act_batch``."""
+    config = dict(config or {})
+    agents = [as_agent(a) for a in agents]
+    venv = make_vector(env_id, n, seed=seed, autoreset=False, validate=False, **config)
+    obs, mask, info = venv.reset()
+    P = venv.num_seats
+    rewards = np.zeros((n, P))
+    done = np.zeros(n, bool)
+    decisions = [0] * len(agents)
+    spent = [0.0] * len(agents)
+    seat_agent = np.broadcast_to(np.asarray(seats), (n, P))
+    rows_n = np.arange(n)
+    actions = np.zeros(n, np.int64)
+    while not done.all():
+        cur = info["current_player"].astype(np.int64)
+        live = ~done
+        for k, agent in enumerate(agents):
+            rows = np.flatnonzero(live & (seat_agent[rows_n, np.clip(cur, 0, P - 1)] == k))
+            if rows.size:
+                t0 = time.perf_counter()
+                if hasattr(agent, "act_row"):  # a search agent: one row at a time, from state
+                    actions[rows] = [agent.act_row(venv, int(b)) for b in rows]
+                else:
+                    actions[rows] = agent.act_batch(obs[rows], mask[rows])
+                spent[k] += time.perf_counter() - t0
+                decisions[k] += rows.size
+        actions[done] = 0
+        obs, mask, r, term, _, info = venv.step(actions)
+        new = term & ~done  # a finished row keeps reporting terminated, with zero rewards
+        rewards[new] = r[new]
+        done |= term
+    totals = None
+    results = [venv.game.result(venv.state, b, venv.config) for b in range(n)]
+    key = next((k for k in SCORE_KEYS if k in results[0]), None)
+    if key is not None:
+        totals = np.array([res[key] for res in results], float)
+    return rewards, totals, decisions, spent
+
+
+def _name(agent) -> str:
+    return agent if isinstance(agent, str) else getattr(agent, "name", type(agent).__name__)
+
+
+def head_to_head(
+    env_id: str,
+    agent,
+    opponent,
+    n: int = 200,
+    seed: int = 0,
+    config: dict | None = None,
+    solo: bool = False,
+    side: bool = False,
+    *,
+    deals: str = "independent",
+    trusted: bool = False,
+) -> dict:
+    """``agent`` against ``opponent`` (agents or specs, ``make_agent``): ``n`` games for every
+    seating arrangement that uses both (the opponent fills the other seats), or with ``solo`` for
+    every seat of the agent alone against P - 1 opponents, or with ``side`` for every side of the
+    agent playing all its seats (partnership Piquet: both partners; the engine's ``sides``); the
+    agent's win rate (a shared win counts as a share; with ``side``, the side's share, against 1
+    / the number of sides) with its 95% Wilson interval, mean reward, mean score (its seats' mean
+    final total: the game's ``result["totals"]``, Esel's banks, where fewer is better; None where
+    the game reports none) and decisions per second. (In the round robin an agent holding k of P
+    seats can score at most 1/k per seat; ``solo`` is the one-learner view of training.)
+
+    ``games`` counts the agent's seats played (with ``side``: games, one a side), and so do
+    ``wins``, ``draws`` and ``losses`` (``outcomes``: drawn when every seat's reward is equal;
+    won when the agent's seat has the best reward, alone or shared; lost otherwise; a side wins
+    when one of its seats does), which add up to ``games``. ``mean_return`` is the mean reward
+    of those same units (with ``side``: the mean of the side's seats, per game), with its 95%
+    normal-approximation interval ``return_ci_low`` to ``return_ci_high`` (``mean_interval``;
+    each seat counted as one sample: the agent's seats of one game are not independent when it
+    holds several, so that interval is then somewhat narrow)."""
+    check_deals(deals)
+    config = dict(config or {})
+    agent, opponent = (
+        make_agent(a, env_id, seed=seed + k, config=config, trusted=trusted)
+        if isinstance(a, str)
+        else as_agent(a)
+        for k, a in ((0, agent), (1, opponent))
+    )
+    venv = make_vector(env_id, 1, seed=0, **config)
+    P = venv.num_seats
+    arr = np.asarray(arrangements(P))
+    if side:
+        sides = {frozenset(s) for s in venv.sides}
+        arr = arr[[frozenset(np.flatnonzero(a)) in sides for a in arr]]
+    elif solo:
+        arr = arr[arr.sum(axis=1) == 1]
+    seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
+    r, totals, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
+    mine = seats == 1
+    won = (win_shares(r) * mine).sum()
+    # with ``side`` a game counts once (its seats' shares summed); otherwise each seat played
+    played = len(seats) if side else mine.sum()
+    if side:  # per game: the side's mean reward, and won where one of its seats won
+        samples = (r * mine).sum(axis=1) / mine.sum(axis=1)
+        results = np.where(mine, outcomes(r), LOST).max(axis=1)
+    else:
+        samples, results = r[mine], outcomes(r)[mine]
+    mean, r_lo, r_hi = mean_interval(samples)
+    decisions, spent = dec[1], sp[1]
+    lo, hi = wilson(won, played)
+    return {
+        "opponent": _name(opponent),
+        "games": int(played),
+        "win_rate": won / played,
+        "ci_low": lo,
+        "ci_high": hi,
+        "baseline": 1.0 / (len(venv.sides) if side else P),
+        **count_outcomes(results),
+        "mean_return": mean,
+        "return_ci_low": r_lo,
+        "return_ci_high": r_hi,
+        "mean_score": None if totals is None else float((totals * mine).sum() / mine.sum()),
+        "decisions_per_s": decisions / spent if spent else None,
+        "deals": deals,
+    }
+
+
+def pair_points(share: np.ndarray, seats) -> np.ndarray:
+    """Per game, the first agent's (seats marked 0) points against the second (marked 1): the
+    mean over their seat pairs of 1 for a larger share of the win, 1/2 for an equal one."""
+    seats = np.asarray(seats)
+    a, b = share[:, seats == 0][:, :, None], share[:, seats == 1][:, None, :]
+    return ((a > b) + 0.5 * (a == b)).mean(axis=(1, 2))
+
+
+def round_robin(
+    env_id: str,
+    agents,
+    n: int = 200,
+    seed: int = 0,
+    config: dict | None = None,
+    *,
+    n_search: int | None = None,
+    deals: str = "independent",
+    trusted: bool = False,
+    time_limit: float | None = None,
+    batch: int = 16,
+    progress=None,
+) -> dict:
+    """Every pair of ``agents`` over every seating that uses both, ``n`` games a seating
+    (``n_search`` where one of the pair searches: it has ``act_row``), and ratings of the field.
+
+    Args:
+        agents: a list of specs (``make_agent``; made again for each seating, seeded ``seed +
+            7919 * index + step``, ``step`` counting the seatings played) or agent objects
+            (played as given), or a dict name -> spec or agent.
+        config: the game's options (``episode``: whole games or single deals; they also choose
+            the zoo's model).
+        progress: called as ``progress(step, steps, pair, seating)`` before each seating is
+            played (``step`` from 0; ``pair`` the two names; ``seating`` like ``"ABA"``).
+
+    Returns a dict: ``num_seats``, ``baseline`` (1/P), ``agents`` (name -> ``win_rate`` with
+    ``ci95`` (its seats' shares of the win, Wilson), ``wins`` / ``draws`` / ``losses`` of its
+    seats, ``mean_return`` with ``return_ci95``, ``mean_score``, ``rating`` (Bradley-Terry on
+    the Elo scale, the first agent at 0, from every pair of seats of two different agents in
+    every game), ``decisions_per_s``, ``seats_played``), and ``pairs``: per pair of agent
+    indices ``(i, j)``, per game of theirs ``points`` (i's share against j: ``pair_points``),
+    ``weight`` (the seat pairs of i against j in that game), ``returns`` (each one's mean reward
+    per game) and ``seatings`` (per seating: its name, games, i's points).
+    """
+    check_deals(deals)
+    config = dict(config or {})
+    if isinstance(agents, dict):
+        names, entries = list(agents), list(agents.values())
+    else:
+        entries = list(agents)
+        names = [_name(a) for a in entries]
+    if len(set(names)) != len(names):
+        raise ValueError(f"agents need different names, got {names}")
+    if len(entries) < 2:
+        raise ValueError("a round robin needs at least two agents")
+    for e in entries:
+        if isinstance(e, str):
+            make_agent(e, env_id, config=config, trusted=trusted)  # fails before any game
+        else:
+            as_agent(e)
+    P = make_vector(env_id, 1, seed=0, **config).num_seats
+    k = len(entries)
+    won, seats_played, score_sum = np.zeros(k), np.zeros(k), np.zeros(k)
+    pair_wins = np.zeros((k, k))
+    rewards: list[list[np.ndarray]] = [[] for _ in range(k)]  # per agent: its seats' rewards
+    results: list[list[np.ndarray]] = [[] for _ in range(k)]  # and their outcomes
+    decisions, spent = np.zeros(k), np.zeros(k)
+    pairs = list(itertools.combinations(range(k), 2))
+    arr = arrangements(P)
+    pair_data: dict[tuple[int, int], dict] = {}
+    step = 0
+    for i, j in pairs:
+        data = pair_data[(i, j)] = {"points": [], "weight": [], "returns": ([], []), "seatings": []}
+        for seats in arr:
+            ids = (i, j)
+            label = "".join("AB"[x] for x in seats)
+            if progress is not None:
+                progress(step, len(pairs) * len(arr), (names[i], names[j]), label)
+            playing = [
+                make_agent(
+                    entries[x],
+                    env_id,
+                    seed=seed + 7919 * x + step,
+                    config=config,
+                    trusted=trusted,
+                    time_limit=time_limit,
+                    batch=batch,
+                    name=names[x],
+                )
+                if isinstance(entries[x], str)
+                else as_agent(entries[x])
+                for x in ids
+            ]
+            searching = any(hasattr(a, "act_row") for a in playing)
+            games = n_search if searching and n_search is not None else n
+            r, totals, dec, sp = play_games(
+                env_id, seats, playing, games, seed + 1000 * step, config
+            )
+            step += 1
+            for x in range(2):
+                decisions[ids[x]] += dec[x]
+                spent[ids[x]] += sp[x]
+            share = win_shares(r)
+            result = outcomes(r)
+            for p in range(P):
+                a = ids[seats[p]]
+                won[a] += share[:, p].sum()
+                seats_played[a] += games
+                rewards[a].append(r[:, p])
+                results[a].append(result[:, p])
+                if totals is not None:
+                    score_sum[a] += totals[:, p].sum()
+            for p, q in itertools.permutations(range(P), 2):
+                if seats[p] != seats[q]:
+                    a, b = ids[seats[p]], ids[seats[q]]
+                    pair_wins[a, b] += (share[:, p] > share[:, q]).sum() + 0.5 * (
+                        share[:, p] == share[:, q]
+                    ).sum()
+            s = np.asarray(seats)
+            points = pair_points(share, seats)
+            data["points"].append(points)
+            data["weight"].append(np.full(games, (s == 0).sum() * (s == 1).sum(), float))
+            data["returns"][0].append(r[:, s == 0].mean(axis=1))
+            data["returns"][1].append(r[:, s == 1].mean(axis=1))
+            data["seatings"].append({"seats": label, "games": games, "a": float(points.sum())})
+    ratings = bradley_terry(pair_wins)
+    rows = {}
+    for a, name in enumerate(names):
+        lo, hi = wilson(won[a], seats_played[a])
+        mean, r_lo, r_hi = mean_interval(np.concatenate(rewards[a]))
+        rows[name] = {
+            "win_rate": won[a] / seats_played[a],
+            "ci95": [lo, hi],
+            **count_outcomes(np.concatenate(results[a])),
+            "mean_return": mean,
+            "return_ci95": [r_lo, r_hi],
+            "mean_score": score_sum[a] / seats_played[a] if seats_played[a] else None,
+            "rating": float(ratings[a]),
+            "decisions_per_s": decisions[a] / spent[a] if spent[a] else None,
+            "seats_played": int(seats_played[a]),
+        }
+    for data in pair_data.values():
+        data["points"] = np.concatenate(data["points"])
+        data["weight"] = np.concatenate(data["weight"])
+        data["returns"] = tuple(np.concatenate(x) for x in data["returns"])
+    return {
+        "num_seats": P,
+        "baseline": 1.0 / P,
+        "deals": deals,
+        "names": names,
+        "agents": rows,
+        "decisions": decisions.astype(np.int64),
+        "pairs": pair_data,
+    }
