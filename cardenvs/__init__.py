@@ -55,7 +55,17 @@ def make_vector(
     validate: bool = True,
     **config,
 ):
-    """A batched engine stepping ``num_envs`` games of ``env_id`` at once."""
+    """A batched engine stepping ``num_envs`` games of ``env_id`` at once.
+
+    On a cold numba cache (the first use of a game after an install) an engine of at most
+    ``cardenvs.core.coldstart.PLAIN_START_MAX_ROWS`` (256) games plays at once on plain-Python
+    copies of its kernels (the same games, 0.3-0.5 ms a step and row) while a background process
+    compiles them, and switches to them when they are ready; ``engine.warming_up`` says whether
+    it still plays plain, ``engine.wait_compiled()`` waits for the compiled kernels (call it
+    before timing the engine). A larger engine, or any under ``CARDENVS_PLAIN_START=0``,
+    compiles in the foreground on its first call (10-30 s). ``python -m cardenvs.compile``
+    compiles every game ahead.
+    """
     cls, _, defaults = classes(env_id)
     return cls(num_envs, seed=seed, autoreset=autoreset, validate=validate, **(defaults | config))
 

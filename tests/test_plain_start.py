@@ -1,6 +1,7 @@
-"""An AEC env on a cold numba cache plays at once on plain-Python copies of its kernels while a
-background process compiles them, then switches (``core.coldstart``): the game is the one the
-compiled kernels play, across the switch, in copies, and on a really empty cache."""
+"""An AEC env, and a batched engine of at most ``PLAIN_START_MAX_ROWS`` games, on a cold numba
+cache play at once on plain-Python copies of their kernels while a background process compiles
+them, then switch (``core.coldstart``): the game is the one the compiled kernels play, across the
+switch, in copies, and on a really empty cache."""
 
 from __future__ import annotations
 
@@ -19,12 +20,15 @@ import pytest
 
 import cardenvs
 from cardenvs.core import coldstart
+from cardenvs.core.vector import RandomLegal
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 class FakeJob:
     """A background compile that reports done from its ``after``-th poll on."""
+
+    following = False  # it started its own compile (what warmup_for's message reads)
 
     def __init__(self, after: int, failure: str | None = None):
         self.after, self.polls, self.failure = after, 0, failure
@@ -163,6 +167,7 @@ import sys, time
 import numpy as np
 import cardenvs
 from cardenvs.core import coldstart
+from cardenvs.core.vector import RandomLegal
 env = cardenvs.make("four_aces-v0")
 assert env._warmup is not None and env._engine._plain, "a cold cache should start plain"
 env.reset(seed=0)
@@ -218,3 +223,183 @@ def test_plain_start__falls_back_to_compiling_when_it_cannot_start(broken, monke
         assert coldstart.warmup_for(game, cardenvs.make("esel-v0").config) is None
     assert "cannot play esel-v0 on plain Python" in caplog.text
     assert "OSError: no such interpreter" in caplog.text
+
+
+# --- the batched engine (issue 52, item 6) ------------------------------------------------------
+def plain_engine(env_id: str, num_envs: int, job, **kwargs):
+    """A batched engine of ``env_id`` as a cold cache makes it: on plain Python until ``job`` is
+    done."""
+    engine = cardenvs.make_vector(env_id, num_envs, **kwargs)
+    assert engine._warmup is None and not engine.warming_up  # make test compiles every engine
+    engine = type(engine)._plain_engine(num_envs, **kwargs)
+    engine._warmup = job
+    return engine
+
+
+def play_batch(engine, steps: int, probe=None) -> list:
+    """Everything ``engine`` returns in ``steps`` steps of seeded random play (``probe(engine,
+    i)`` called before step ``i``), a ``reset_rows`` midway, and every seat's ``observe``."""
+    policy = RandomLegal(7)
+    obs, mask, info = engine.reset(seed=11)
+    seen = [obs.tobytes(), mask.tobytes(), info["current_player"].tobytes()]
+    for i in range(steps):
+        if probe is not None:
+            probe(engine, i)
+        if i == steps // 2:
+            engine.reset_rows([0, 2])
+        obs, mask, rewards, term, trunc, info = engine.step(policy(mask))
+        seen += [obs.tobytes(), mask.tobytes(), rewards.tobytes(), term.tobytes()]
+        seen.append(info["current_player"].tobytes())
+    seen += [engine.observe(seat).tobytes() for seat in range(engine.num_seats)]
+    return seen + [engine.render(1)]
+
+
+@pytest.mark.parametrize("env_id", ["piquet-v0", "banque-v0", "partnership_piquet-v0"])
+def test_plain_start__a_batched_engine_plays_the_compiled_game_and_switches_mid_game(
+    env_id, monkeypatch
+):
+    monkeypatch.setattr(coldstart, "POLL_SECONDS", 0.0)  # a poll per call: switch at poll 30
+    compiled = play_batch(cardenvs.make_vector(env_id, 6, autoreset=True), 90)
+    engine = plain_engine(env_id, 6, FakeJob(after=30), autoreset=True)
+    dtypes = []
+    plain = play_batch(engine, 90, probe=lambda e, i: dtypes.append(e.state.f.dtype))
+    assert plain == compiled
+    assert dtypes[0] == np.int64 and dtypes[-1] == np.int8  # wide while plain, then compiled
+    assert engine._warmup is None and not engine.warming_up
+    assert "game" not in vars(engine)  # the class's GameDef again
+
+
+def test_plain_start__a_batched_engine_polls_its_compile_at_most_every_poll_seconds():
+    job = FakeJob(after=10**9)
+    engine = plain_engine("esel-v0", 2, job)
+    policy = RandomLegal(0)
+    _, mask, _ = engine.reset(seed=0)
+    for _ in range(40):  # well under POLL_SECONDS on plain Python
+        _, mask, *_ = engine.step(policy(mask))
+    assert job.polls == 1 and engine.warming_up
+
+
+@pytest.mark.parametrize("env_id", ["piquet-v0", "banque-v0"])
+def test_plain_start__a_copy_of_a_plain_batched_engine_plays_on_plain_and_the_same(env_id):
+    engine = plain_engine(env_id, 4, FakeJob(after=10**9), seed=5)
+    policy = RandomLegal(3)
+    _, mask, _ = engine.reset()
+    for _ in range(15):
+        _, mask, *_ = engine.step(policy(mask))
+    copies = [copy.deepcopy(engine), pickle.loads(pickle.dumps(engine))]
+    assert all(c.warming_up and c.state.f.dtype == np.int64 for c in copies)
+    assert all(isinstance(c._warmup, FakeJob) for c in copies)
+    actions = [RandomLegal(9)(engine.action_mask).copy()]
+
+    def go_on(e) -> list:
+        e.wait_compiled()  # the job's wait: the copy switches and plays on compiled
+        assert not e.warming_up and e._warmup is None and e.state.f.dtype == np.int8
+        return play_on_batch(e, actions[0])
+
+    expected = go_on(engine)
+    assert all(go_on(c) == expected for c in copies)
+
+
+def play_on_batch(engine, first, steps: int = 20) -> list:
+    """``first``, then ``steps`` steps of first-legal play: what ``engine`` returns."""
+    seen = []
+    actions = first
+    for _ in range(steps):
+        obs, mask, rewards, term, _, _ = engine.step(actions)
+        seen += [obs.tobytes(), rewards.tobytes(), term.tobytes()]
+        actions = np.argmax(mask, axis=1)
+    return seen
+
+
+def test_plain_start__wait_compiled_compiles_a_plain_engine_without_a_job():
+    engine = plain_engine("four_aces-v0", 3, None)
+    engine.reset(seed=0)
+    engine.wait_compiled()
+    assert not engine.warming_up and engine.state.f.dtype == np.int8
+    engine.wait_compiled()  # at once when compiled
+
+
+def test_plain_start__a_failed_background_compile_of_an_engine_is_logged(caplog):
+    engine = plain_engine("esel-v0", 8, FakeJob(after=0, failure="boom"))
+    with caplog.at_level(logging.WARNING, logger="cardenvs"):
+        engine.reset(seed=0)
+    assert "compiling esel-v0 in the background failed" in caplog.text
+    assert "boom" in caplog.text and not engine.warming_up
+
+
+@pytest.fixture
+def cold(monkeypatch):
+    """Every engine's kernels look uncached; the background compile is a ``FakeJob`` (none
+    starts) and this process has announced nothing yet."""
+    jobs = []
+
+    def job(env_id, config_json):
+        jobs.append(FakeJob(after=10**9))
+        return jobs[-1]
+
+    monkeypatch.setattr(coldstart, "_cold", lambda game, kernel: True)
+    monkeypatch.setattr(coldstart, "_job", job)
+    monkeypatch.setattr(coldstart, "_checked", set())
+    monkeypatch.delenv(coldstart.PLAIN_START_VAR, raising=False)
+    return jobs
+
+
+def test_plain_start__a_batched_engine_up_to_the_threshold_starts_plain(cold, caplog):
+    rows = coldstart.PLAIN_START_MAX_ROWS
+    with caplog.at_level(logging.INFO, logger="cardenvs"):
+        small = cardenvs.make_vector("esel-v0", rows)
+        assert small.warming_up and small._warmup is cold[0]
+        assert small.state.f.dtype == np.int64
+        assert "compiling esel-v0 kernels in the background" in caplog.text
+        coldstart._checked.clear()  # a new process, as it were
+        large = cardenvs.make_vector("esel-v0", rows + 1)
+    assert not large.warming_up and large._warmup is None and len(cold) == 1
+    assert f"{rows + 1} games are too many for plain Python meanwhile" in caplog.text
+    one = cardenvs.make("esel-v0")  # an AEC env: a one-row engine, plain
+    assert one._engine.warming_up and one._warmup is one._engine._warmup
+
+
+def test_plain_start__a_batched_engine_compiles_in_the_foreground_with_the_variable_off(
+    cold, monkeypatch
+):
+    monkeypatch.setenv(coldstart.PLAIN_START_VAR, "0")
+    engine = cardenvs.make_vector("esel-v0", 4)
+    assert not engine.warming_up and engine._warmup is None and not cold
+
+
+COLD_VECTOR = """
+import numpy as np
+import cardenvs
+from cardenvs.core import coldstart
+from cardenvs.core.vector import RandomLegal
+engine = cardenvs.make_vector("four_aces-v0", 64, seed=0)
+assert engine.warming_up and engine._warmup is not None, "a cold cache should start plain"
+policy = RandomLegal(0)
+_, mask, _ = engine.reset()
+for i in range(30):
+    _, mask, *_ = engine.step(policy(mask))
+assert engine.warming_up, "the compile cannot be done after 30 plain steps"
+engine.wait_compiled()
+assert not engine.warming_up and engine.state.f.dtype == np.int8
+assert coldstart.is_cached(engine.game.reset_rows), "the background process fills the cache"
+engine.step(policy(mask))
+print("ok")
+"""
+
+
+def test_plain_start__an_empty_cache_steps_a_batched_engine_at_once():
+    """A real cold start of ``make_vector`` (four_aces-v0, 64 games): a new process with an
+    empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        env.pop("NUMBA_DISABLE_JIT", None)
+        env.pop(coldstart.PLAIN_START_VAR, None)
+        run = subprocess.run(
+            [sys.executable, "-c", COLD_VECTOR],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == "ok"

@@ -61,7 +61,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .coldstart import LOG, say, warmup_for
 from .messages import brief
 from .rng import MAX_EPISODE
 from .scene import resolve_view
@@ -136,10 +135,9 @@ class CardAECEnv(AECEnv):
         except ValueError as e:
             raise ValueError(f"render_seat: {e}") from None
         self.render_seat = render_seat
-        # a cold numba cache: play on plain Python while the kernels compile (core.coldstart)
-        self._warmup = warmup_for(game, checked)
-        make = self.vector_cls if self._warmup is None else self.vector_cls._plain_engine
-        self._engine = make(1, autoreset=False, validate=False, **config)
+        # a cold numba cache: the engine plays on plain Python while its kernels compile and
+        # owns the background compile (core.coldstart; ``_warmup``, ``_poll_warmup``)
+        self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
         self.game = game
         self.config = self._engine.config
         p = self._engine.num_seats
@@ -177,7 +175,10 @@ class CardAECEnv(AECEnv):
         return {k: v for k, v in self.__dict__.items() if k != "game"}
 
     def __setstate__(self, state: dict) -> None:
+        job = state.pop("_warmup", None)  # a pickle made when the env held the job itself
         self.__dict__.update(state)
+        if job is not None:
+            self._engine._warmup = job
         self.game = self._engine.game
 
     def __copy__(self):
@@ -380,23 +381,22 @@ class CardAECEnv(AECEnv):
         if eng.game.deal_extras is not None:
             deal.update(eng.game.deal_extras(eng.state, 0, self.config))
 
+    @property
+    def _warmup(self):
+        """The background compile of a cold cache (``core.coldstart.Warmup``) that the engine
+        plays plain Python through, or None: the engine's own."""
+        return self._engine._warmup
+
+    @_warmup.setter
+    def _warmup(self, job) -> None:
+        self._engine._warmup = job
+
     def _poll_warmup(self, wait: bool = False) -> None:
         """Switch to the compiled kernels once the background compile has finished (``wait``:
-        wait for it first); see ``core.coldstart``. Nothing to do on a warm cache."""
-        job = self._warmup
-        if job is None or not (wait or job.done()):
-            return
-        if wait and not job.done():
-            say(f"waiting for the compiled {self.game.env_id} kernels (search runs on them)...")
-        failure = job.wait()
-        if failure is not None:
-            LOG.warning(
-                "compiling %s in the background failed; compiling here instead:\n%s",
-                self.game.env_id,
-                failure,
-            )
-        self._engine._leave_plain()
-        self._warmup = None
+        wait for it first); see ``core.coldstart``. Nothing to do on a warm cache. The engine's
+        ``_poll_warmup``, asked on every call (a plain step takes 0.3-0.5 ms, the poll a few
+        microseconds: ``coldstart.POLL_SECONDS``)."""
+        self._engine._poll_warmup(wait, every=0.0, why=" (search runs on them)")
 
     # -- search support (cardenvs.core.sim) -----------------------------------------------------
     def simulator(self):

@@ -1,39 +1,46 @@
-"""The first use of a game on a cold numba cache: say so, and let an AEC env play at once.
+"""The first use of a game on a cold numba cache: say so, and play at once on plain Python.
 
 numba compiles a kernel on its first call and keeps the machine code in ``__pycache__``
 (``cache=True``); a later process loads it in well under a second. The first use of a game after
 an install (or after its sources changed) therefore waits for the compiler: 10-30 s per engine
 on a 2-core machine (``COMPILE_SECONDS``; ``benchmarks.cold_start`` measures it).
 
-Batched engines (``cardenvs.make_vector``) compile on their first call, as before, and say so
-once per engine and process (``announce``)::
+An AEC env (``cardenvs.make``) and a batched engine of at most ``PLAIN_START_MAX_ROWS`` games
+(``cardenvs.make_vector``) do not wait (``warmup_for``): when their kernels are not cached, they
+play on plain-Python copies of them at once (``plain_twin``: the same source imported a second
+time, as the package ``_cardenvs_plain``, with numba's JIT off, as ``NUMBA_DISABLE_JIT=1`` would
+run it) while a background process compiles them into the cache (``python -m
+cardenvs.core.coldstart ID CONFIG``, which plays the id's batched engine, AEC env and search as
+``cardenvs.compile`` does). Plain Python plays exactly the game the compiled kernels play
+(``tests/test_plain_python.py``, ``tests/test_plain_start.py``) at 0.3-0.5 ms a step and row
+(``PLAIN_START_MAX_ROWS``), which no one playing or stepping an AEC env by hand notices. The
+engine owns the background job (``CardVectorEnv._poll_warmup``; an AEC env's is its one-row
+engine's): its ``reset``, ``reset_rows``, ``step`` and ``observe`` ask the job whether it is done
+(at most every ``POLL_SECONDS`` of wall time; an AEC env asks on every ``reset`` and ``step``)
+and, once it is, switch to the compiled kernels (loading them from the cache takes under a
+second; the state carries over: plain Python keeps it in wide arrays, ``core.state``). A failed
+background compile is logged as a warning and the engine compiles in the foreground instead.
+``engine.wait_compiled()`` waits for the compiled kernels (what to call before timing an engine;
+``engine.warming_up`` says whether it still plays on plain Python). Search (``simulator``,
+``state_copy``, ``determinize`` of an AEC env) runs on the compiled kernels only, so those calls
+wait for the background process first.
+
+A batched engine of more than ``PLAIN_START_MAX_ROWS`` games compiles on its first call, in the
+foreground, and says so once per engine and process (``announce``)::
 
     compiling esel-v0 kernels (first use only, up to about 15 s; python -m cardenvs.compile
     compiles every game ahead)...
 
-An AEC env (``cardenvs.make``) does not wait (``warmup_for``): when its kernels are not cached,
-it plays on plain-Python copies of them at once (``plain_twin``: the same source imported a
-second time, as the package ``_cardenvs_plain``, with numba's JIT off, as ``NUMBA_DISABLE_JIT=1``
-would run it) while a background process compiles them into the cache (``python -m
-cardenvs.core.coldstart ID CONFIG``, which plays the id's batched engine, AEC env and search as
-``cardenvs.compile`` does). Plain Python plays exactly the game the compiled kernels play
-(``tests/test_plain_python.py``) at a fraction of a millisecond a step (``docs/history.md``,
-"From the code"), which no one playing or stepping an AEC env by hand notices. When the
-background process has finished, the env's next ``reset`` or ``step`` switches to the compiled
-kernels (loading them from the cache takes under a second; the state carries over: plain Python
-keeps it in wide arrays, ``core.state``). Search
-(``simulator``, ``state_copy``, ``determinize``) runs on the compiled kernels only, so those
-calls wait for the background process first. One background process compiles an engine at a
-time, across processes: it holds an ``fcntl.flock`` lock on a file beside the cache
-(``coldstart-<engine>.lock`` in the package's ``__pycache__``, or in ``NUMBA_CACHE_DIR``), and a
-process that finds the lock held starts no compile of its own: it plays on plain Python until
-the lock is free, then uses the cache (or, if its own config's kernels are still missing, takes
-the lock and compiles them). Within one process, envs of the same engine share its compile. The
-background process finishes its work even if the process that started it exits, so the next run
-finds the cache warm; on a fresh install (no ``cardenvs.compile`` stamp yet) it stamps the
-sources it compiled, so ``python -m cardenvs.compile`` loads its kernels instead of deleting
-them. ``CARDENVS_PLAIN_START=0`` turns this off: the AEC env then compiles in the foreground
-like the batched engine.
+One background process compiles an engine at a time, across processes: it holds an
+``fcntl.flock`` lock on a file beside the cache (``coldstart-<engine>.lock`` in the package's
+``__pycache__``, or in ``NUMBA_CACHE_DIR``), and a process that finds the lock held starts no
+compile of its own: it plays on plain Python until the lock is free, then uses the cache (or, if
+its own config's kernels are still missing, takes the lock and compiles them). Within one
+process, envs and engines of the same engine share its compile. The background process finishes
+its work even if the process that started it exits, so the next run finds the cache warm; on a
+fresh install (no ``cardenvs.compile`` stamp yet) it stamps the sources it compiled, so ``python
+-m cardenvs.compile`` loads its kernels instead of deleting them. ``CARDENVS_PLAIN_START=0``
+turns all this off: AEC envs and batched engines then compile in the foreground on first use.
 
 Messages go to stderr where someone is watching (a terminal or a notebook). Elsewhere (output
 piped, a log file) they are ``INFO`` records of the ``cardenvs`` logger where logging shows
@@ -73,9 +80,22 @@ COMPILE_SECONDS = {
     "cardenvs.games.four_aces": 15,
 }
 
-#: set to "0" to make an AEC env compile its kernels in the foreground instead of playing on
-#: plain Python meanwhile
+#: set to "0" to make AEC envs and batched engines compile their kernels in the foreground
+#: instead of playing on plain Python meanwhile
 PLAIN_START_VAR = "CARDENVS_PLAIN_START"
+#: the largest batched engine (``num_envs``) that plays on plain Python while its kernels
+#: compile; a larger one compiles in the foreground. Plain Python takes 0.3-0.5 ms a step and row
+#: (measured on the 2-core machine, random play, for piquet-v0, banque-v0, esel-v0 and
+#: partnership_piquet-v0: 20-30 ms a step at 64 rows, 74-103 ms at 256), 1,000-3,000 times the
+#: compiled step. Up to 256 rows a step stays at about a tenth of a second, quick enough to
+#: watch, debug or start a training run on while the 10-30 s compile runs; beyond that a step
+#: takes longer and the whole compile buys few steps, so such an engine waits for the compiler.
+PLAIN_START_MAX_ROWS = 256
+#: the least wall time between two polls of a batched engine's background compile (``Warmup.
+#: done``: a ``waitpid`` of the child, about 1 us, or while following another process's compile
+#: a ``flock`` of its lock file, about 25 us); an AEC env polls on every step (0.3-0.5 ms on
+#: plain Python)
+POLL_SECONDS = 0.5
 #: the package name of the plain-Python copy (``plain_twin``)
 PLAIN = "_cardenvs_plain"
 #: the ``GameDef`` fields a plain twin takes from the plain-Python copy: the kernels, the state
@@ -152,18 +172,26 @@ def _about(game) -> str:
     return f"about {seconds} s; " if seconds else ""
 
 
-def announce(game, step_kernel, stream=None) -> str | None:
+def announce(game, step_kernel, stream=None, rows: int | None = None) -> str | None:
     """Say once per engine and process that ``game``'s kernels are about to be compiled, if they
-    are not cached (``_cold``); returns the message, or None."""
+    are not cached (``_cold``); returns the message, or None. ``rows``: the batched engine's
+    ``num_envs``, which the message names when it is what keeps the engine off plain Python
+    (more than ``PLAIN_START_MAX_ROWS``)."""
     if config.DISABLE_JIT:
         return None
     engine = engine_of(game)
     if engine in _checked or not _cold(game, step_kernel):
         return None
     _checked.add(engine)
+    why = ""
+    if rows is not None and rows > PLAIN_START_MAX_ROWS and not _disabled():
+        why = (
+            f"; {rows} games are too many for plain Python meanwhile: at most "
+            f"{PLAIN_START_MAX_ROWS} play at once while the kernels compile in the background"
+        )
     return say(
         f"compiling {game.env_id} kernels (first use only, up to {_about(game)}python -m "
-        "cardenvs.compile compiles every game ahead)...",
+        f"cardenvs.compile compiles every game ahead{why})...",
         stream,
     )
 
@@ -184,6 +212,12 @@ def _plain_module(name: str) -> types.ModuleType:
         return importlib.import_module(f"{PLAIN}.{name}")
     finally:
         config.DISABLE_JIT = disabled
+
+
+def plain_function(module: str, name: str):
+    """Function ``name`` of ``cardenvs.<module>`` as plain Python (``_plain_module``), e.g. the
+    batched engine's action check for a plain engine, which must not wait for the compiler."""
+    return _quiet(getattr(_plain_module(module), name))
 
 
 def plain_twin(game):
@@ -342,14 +376,17 @@ def _job(env_id: str, config_json: str) -> Warmup:
         return job
 
 
-def warmup_for(game, settings) -> Warmup | None:
-    """The background compile an AEC env of ``game`` under ``settings`` (its ``Config``) should
-    play plain Python through, or None when it should use the compiled kernels at once: they are
-    cached, the JIT is off, or ``CARDENVS_PLAIN_START=0``. Says once per engine and process
-    that the kernels compile in the background. Where the plain-Python copy cannot be made or
-    the background process cannot start, logs a warning and returns None: the env compiles in
-    the foreground, as before."""
-    if _disabled() or not _cold(game, game.step_kernel(settings.to_array())):
+def warmup_for(game, settings, rows: int = 1) -> Warmup | None:
+    """The background compile a batched engine of ``rows`` games of ``game`` under ``settings``
+    (its ``Config``) should play plain Python through (an AEC env's engine has one row), or None
+    when it should use the compiled kernels at once: they are cached, the JIT is off,
+    ``CARDENVS_PLAIN_START=0``, or ``rows`` is more than ``PLAIN_START_MAX_ROWS``. Says once per
+    engine and process that the kernels compile in the background. Where the plain-Python copy
+    cannot be made or the background process cannot start, logs a warning and returns None: the
+    engine compiles in the foreground, as before."""
+    if rows > PLAIN_START_MAX_ROWS or _disabled():
+        return None
+    if not _cold(game, game.step_kernel(settings.to_array())):
         return None
     try:
         plain_twin(game)  # made now, so that an env that cannot have it compiles instead

@@ -56,17 +56,29 @@ image (``core.picture``).
 Copies. ``copy.deepcopy`` and ``pickle`` give an independent engine that plays on exactly as the
 original would (state, buffers, seed and episode counters are copied; the compiled kernels are
 looked up again); ``copy.copy`` raises ``TypeError`` (a shallow copy would share the state).
+
+A cold numba cache. When the game's kernels are not compiled yet (the first use after an install)
+and the engine has at most ``core.coldstart.PLAIN_START_MAX_ROWS`` (256) rows, it plays at once
+on plain-Python copies of its kernels, the same games at 0.3-0.5 ms a step and row, while a
+background process compiles them; ``reset``, ``reset_rows``, ``step`` and ``observe`` switch to the
+compiled kernels once that process is done (``core.coldstart``). ``warming_up`` is True until
+then, and ``wait_compiled()`` waits for the switch: call it before timing an engine. A larger
+engine, or any engine under ``CARDENVS_PLAIN_START=0``, compiles in the foreground on its first
+use instead.
 """
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
+from . import coldstart
 from .bitmask import popcount
 from .bytemask import fits, row_bits, select128
 from .cards import format_cards
-from .coldstart import announce, plain_twin
+from .coldstart import LOG, announce, plain_function, plain_twin, say, warmup_for
 from .direct import entry_for
 from .game import GameDef
 from .messages import brief
@@ -91,6 +103,7 @@ _DERIVED = (
     "_step_rows",
     "_check_entry",
     "_step_entry",
+    "_polled",
 )
 
 
@@ -236,8 +249,11 @@ class CardVectorEnv:
 
     game: GameDef
     #: True while the engine runs on the plain-Python copies of its kernels (``core.coldstart``:
-    #: an AEC env's first use on a cold cache); ``game`` is then the instance's plain twin
+    #: its first use on a cold cache); ``game`` is then the instance's plain twin
     _plain: bool = False
+    #: the background compile (``core.coldstart.Warmup``) a plain engine switches to compiled
+    #: kernels after (``_poll_warmup``), or None
+    _warmup = None
 
     def __init__(
         self, num_envs: int = 1, seed=None, autoreset: bool = True, validate: bool = True, **config
@@ -252,6 +268,11 @@ class CardVectorEnv:
         self.config = g.config_cls.from_kwargs(**config)
         self._cfg = self.config.to_array()
         self.num_envs = int(num_envs)
+        if not self._plain:  # a cold cache: plain Python while the kernels compile (coldstart)
+            self._warmup = warmup_for(g, self.config, rows=self.num_envs)
+            if self._warmup is not None:
+                self._plain = True
+                g = self.game = plain_twin(g)
         self.num_seats = g.num_seats(self.config)
         # seats grouped by the side they play for (partners share every reward)
         self.sides = g.sides_of(self.config)
@@ -282,8 +303,9 @@ class CardVectorEnv:
         for a copy, on its own arrays: ``__setstate__``)."""
         g = self.game
         self._step_rows = g.step_kernel(self._cfg)
-        if not self._plain:
-            announce(g, self._step_rows)  # a line on stderr if the kernels must compile first
+        if not self._plain:  # a line on stderr if the kernels must compile first
+            announce(g, self._step_rows, rows=self.num_envs)
+        self._polled = -np.inf  # when _poll_warmup last asked the background compile
         self._current = g.layout.field(self.state, "current")
         self._deal_no = g.layout.field(self.state, "deal_no")
         self._dealer = g.layout.field(self.state, "dealer")
@@ -326,6 +348,48 @@ class CardVectorEnv:
         self.game = plain_twin(cls.game)
         self.__init__(*args, **kwargs)
         return self
+
+    # -- a cold cache (core.coldstart) ----------------------------------------------------------
+    @property
+    def warming_up(self) -> bool:
+        """True while the engine plays on plain-Python copies of its kernels because they were
+        not compiled yet (a cold numba cache: the module docstring); ``wait_compiled`` ends it."""
+        return self._plain
+
+    def wait_compiled(self) -> None:
+        """Wait until the engine runs on its compiled kernels: for the background compile of a
+        cold cache (then switch to them; the games go on unchanged), or compile them here if
+        none runs. Returns at once on a warm cache. Call it before timing the engine."""
+        self._poll_warmup(wait=True)
+        self._leave_plain()
+
+    def _poll_warmup(self, wait: bool = False, every: float | None = None, why: str = "") -> None:
+        """Switch to the compiled kernels once the background compile (``_warmup``) is done
+        (``wait``: wait for it first, saying so with ``why``); ask it at most every ``every``
+        seconds of wall time (default ``coldstart.POLL_SECONDS``). A failed compile is logged
+        and the kernels compile here. Nothing to do on a warm cache. The one place where the
+        batched engine and the AEC env (``CardAECEnv._poll_warmup``) leave plain Python."""
+        job = self._warmup
+        if job is None:
+            return
+        if not wait:
+            now = time.monotonic()
+            if now - self._polled < (coldstart.POLL_SECONDS if every is None else every):
+                return
+            self._polled = now
+            if not job.done():
+                return
+        elif not job.done():
+            say(f"waiting for the compiled {self.game.env_id} kernels{why}...")
+        failure = job.wait()
+        if failure is not None:
+            LOG.warning(
+                "compiling %s in the background failed; compiling here instead:\n%s",
+                self.game.env_id,
+                failure,
+            )
+        self._leave_plain()
+        self._warmup = None
 
     def _leave_plain(self) -> None:
         """Go on with the compiled kernels (``core.coldstart``): the state in their narrow
@@ -397,6 +461,8 @@ class CardVectorEnv:
                 ``{"episode": k}`` (an int in ``0..MAX_EPISODE``) starts episode ``k`` of the
                 seed in every row instead of episode 0 (with a seed) or the next one.
         """
+        if self._warmup is not None:
+            self._poll_warmup()  # a cold cache: compiled kernels once they are ready
         n = self.num_envs
         if seed is None and not self._started:
             seed = self._seed_arg
@@ -447,6 +513,8 @@ class CardVectorEnv:
         last state before restarting it."""
         if not self._started:
             raise RuntimeError("call reset() before reset_rows()")
+        if self._warmup is not None:
+            self._poll_warmup()
         what = f"row indices: integers in 0..{self.num_envs - 1} (an int or a 1-D sequence)"
         r = int_array(rows, "rows", what)
         if r.ndim > 1:
@@ -547,6 +615,8 @@ class CardVectorEnv:
         """Apply one action per row; see the module docstring for what comes back."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self._warmup is not None:
+            self._poll_warmup()
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":  # signed or unsigned ints
             raise ValueError(
@@ -593,7 +663,9 @@ class CardVectorEnv:
         """Look up the compiled step kernel and action check for this engine's buffers once, so
         that ``step`` calls them without numba's per-call dispatch (``core.direct``)."""
         a = np.zeros(self.num_envs, np.int64)  # the type of the actions ``step`` passes
-        self._check_entry = entry_for(check_actions, (self._mask, a, self.validate))
+        # plain Python: the check too (compiling it would cost the first step 0.6 s)
+        check = plain_function("core.vector", "check_actions") if self._plain else check_actions
+        self._check_entry = entry_for(check, (self._mask, a, self.validate))
         self._step_entry = entry_for(
             self._step_rows,
             (self.state, self._cfg, a, self.autoreset, self._obs, self._mask)
@@ -622,6 +694,8 @@ class CardVectorEnv:
         """Each row's observation for ``seats[b]`` (an int or one seat per row), a new array."""
         if not self._started:
             raise RuntimeError("call reset() before observe()")
+        if self._warmup is not None:
+            self._poll_warmup()
         what = f"a seat in 0..{self.num_seats - 1} or one per row ({self.num_envs} integers)"
         s = int_array(seats, "seats", what)
         if s.ndim > 1 or s.size not in (1, self.num_envs):
