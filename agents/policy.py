@@ -2,12 +2,12 @@
 format and its forward pass are ``cardenvs.policy``) and ``train/sb3_ppo.py``'s MaskablePPO
 ``.zip`` models.
 
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
     agent = PolicyAgent("runs/piquet-v0/model.npz", "piquet-v0")
     action = agent.act(observation, action_mask)
 
-The tournament takes one as ``ppo:<path>`` (``python -m benchmarks.tournament --agents
-ppo:runs/piquet-v0/model.npz heuristic --games piquet-v0``). A ``.npz`` model plays with numpy
+The arena takes one as ``model:<path>`` (``python -m benchmarks.tournament --agents
+model:runs/piquet-v0/model.npz heuristic --games piquet-v0``). A ``.npz`` model plays with numpy
 alone; sb3-contrib and torch are imported only when a ``.zip`` model is loaded (the ``train``
 extra).
 

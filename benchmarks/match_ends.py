@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 import cardenvs
-from benchmarks.tournament import make_agent, wilson
+from cardenvs.arena import make_agent, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "match_ends"  # the JSON behind the rules pages' tables
@@ -73,7 +73,7 @@ def play(env_id: str, config: dict, kind, n: int, seed: int) -> dict:
     obs, mask, info = venv.reset()
     P = venv.num_seats
     kinds = [kind] * P if isinstance(kind, str) else list(kind)
-    agents = [make_agent(k, env_id, seed + p) for p, k in enumerate(kinds)]
+    agents = [make_agent(k, env_id, seed=seed + p) for p, k in enumerate(kinds)]
     rewards = np.zeros((n, P))
     done = np.zeros(n, bool)
     actions = np.zeros(n, np.int64)

@@ -7,7 +7,7 @@ Usage::
     python -m cardenvs.play esel-v0 --seat 2 --against heuristic --config '{"episode": "deal"}'
     python -m cardenvs.play banque-v0 --against ismcts --iterations 50 --seed 7
     python -m cardenvs.play piquet-v0 --against zoo        # the pretrained model (cardenvs.zoo)
-    python -m cardenvs.play piquet-v0 --against runs/piquet-v0/model.npz   # a model of train/ppo.py
+    python -m cardenvs.play piquet-v0 --against model:runs/piquet-v0/model.npz  # train/ppo.py's
     python -m cardenvs.play piquet-v0 --web                # the same game in the browser
 
 Every turn of yours prints what happened since your last move (``core.events``: the cards
@@ -22,11 +22,12 @@ set): the set is checked whole, then played in the engine's order (``card_plan``
 ``help``) explains this, ``q`` (or ``quit``, or end of input) leaves the game. Bad input asks
 again and says why.
 
-Agents (``--against``): ``random`` (uniform over the legal actions), ``heuristic`` and
-``ismcts`` (the repository's ``agents`` package: run from a checkout; ``--iterations`` sets the
-search per move), ``zoo`` (``cardenvs.zoo.load`` for the id and config) or the path of a ``.npz``
-model (``cardenvs.policy``). Each other seat gets its own agent of that kind, seeded from
-``--seed``.
+Agents (``--against``): any spec of ``cardenvs.arena.make_agent``: ``random`` (uniform over
+the legal actions), ``heuristic`` and ``ismcts`` (the baselines, ``cardenvs.agents``; a bare
+``ismcts`` searches ``--iterations`` per move with random roll-outs, ``ismcts@<n>[:<rollout>]``
+names both), ``zoo`` (``cardenvs.zoo.load`` for the id and config) or ``model:<path>`` (a
+``.npz`` model, ``cardenvs.policy``; a bare ``<path>.npz`` still works and warns). Each other
+seat gets its own agent of that kind, seeded from ``--seed``.
 
 What is written: the game's record (``env.unwrapped.record()``, the format of
 ``cardenvs.records``, plus ``"players"``: who sat in each seat) to ``--record PATH`` (default
@@ -60,10 +61,9 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 import cardenvs
 
+from .arena import check_spec, make_agent
 from .card_sets import CARD, STOP, card_choice, card_plan, card_text
 from .core.cards import parse_card
 from .core.events import events
@@ -74,7 +74,6 @@ from .core.scene import SUIT_ORDER
 from .records import record_path_problem
 from .registry import lookup
 
-AGENTS = ("random", "heuristic", "ismcts", "zoo")
 SYMBOL_LETTER = {v: k for k, v in SUIT_SYMBOL.items()}
 HELP = """\
 Type the number of an action, or its name: case does not matter, suits as S H D C or ♠ ♥ ♦ ♣,
@@ -250,66 +249,11 @@ def resolve(text: str, legal: list[str], all_names=()) -> tuple[int | None, str]
 
 
 # -- agents -----------------------------------------------------------------------------------
-class RandomPlayer:
-    """Uniformly random legal actions (a NumPy generator seeded at construction)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = np.random.default_rng(seed)
-        self.seed = seed
-        self._batch = None
-
-    def act(self, observation, action_mask) -> int:
-        legal = np.flatnonzero(np.asarray(action_mask))
-        return int(legal[self.rng.integers(legal.size)])
-
-    def act_batch(self, observations, masks) -> np.ndarray:
-        """One uniformly random legal action per row of ``masks`` (``core.vector.RandomLegal``)."""
-        if self._batch is None:
-            from .core.vector import RandomLegal
-
-            self._batch = RandomLegal(self.seed)
-        return self._batch(np.ascontiguousarray(masks)).copy()
-
-
-def make_agent(kind: str, env_id: str, config: dict, seed: int = 0, iterations: int = 200):
-    """The agent ``--against kind`` names (see the module docstring); ``ValueError`` naming
-    what is wrong and what is allowed."""
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind in ("heuristic", "ismcts"):
-        try:
-            if kind == "heuristic":
-                from agents import heuristic_for
-            else:
-                from agents.ismcts import ISMCTSAgent
-        except ImportError:
-            raise ValueError(
-                f"--against {kind} needs the repository's agents package, which is not "
-                "importable here: run from a checkout of the repository (its root on the path)"
-            ) from None
-        if kind == "heuristic":
-            return heuristic_for(env_id, seed=seed)
-        return ISMCTSAgent(env_id, iterations=iterations, seed=seed)
-    if kind == "zoo":
-        import cardenvs.zoo
-
-        if not cardenvs.zoo.has(env_id, **config):
-            have = [m.name for m in cardenvs.zoo.list()] or "none yet"
-            raise ValueError(
-                f"the zoo has no model for {env_id} with config {config}; its models: {have} "
-                "(use random, heuristic, ismcts or a .npz model)"
-            )
-        return cardenvs.zoo.load(env_id, seed=seed, **config)
-    if kind.endswith(".npz"):
-        path = Path(kind)
-        if not path.is_file():
-            raise ValueError(f"no model file {kind!r} (a .npz model of train/ppo.py)")
-        from .policy import NumpyAgent, NumpyPolicy
-
-        return NumpyAgent(NumpyPolicy.load(path), env_id, seed=seed, name=path.name)
-    raise ValueError(f"unknown agent {kind!r}: choose one of {list(AGENTS)} or a .npz model path")
+def against_spec(against: str, iterations: int = 200) -> str:
+    """The arena's agent spec of ``--against``: a bare ``ismcts`` searches ``--iterations``
+    with random roll-outs (as it always has here); any other value is a spec already
+    (``cardenvs.arena.make_agent``)."""
+    return f"ismcts@{iterations}:random" if against == "ismcts" else against
 
 
 def agent_move(agent, env) -> int:
@@ -590,7 +534,8 @@ def main(argv=None) -> dict | None:
         "--against",
         default="random",
         metavar="AGENT",
-        help="the other seats: random (default), heuristic, ismcts, zoo or a .npz model path",
+        help="the other seats: random (default), heuristic, ismcts (--iterations, random "
+        "roll-outs), ismcts@<n>[:<rollout>], zoo or model:<path.npz>",
     )
     p.add_argument(
         "--config", help='the game\'s options as a JSON object, e.g. \'{"episode": "deal"}\''
@@ -627,11 +572,10 @@ def main(argv=None) -> dict | None:
         p.error(f"--seed must be in 0..{MAX_SEED}, got {args.seed}")
     if args.iterations < 1:
         p.error(f"--iterations must be at least 1, got {args.iterations}")
-    if args.against not in AGENTS and not args.against.endswith(".npz"):
-        p.error(
-            f"--against must be one of {list(AGENTS)} or the path of a .npz model, got "
-            f"{args.against!r}"
-        )
+    try:
+        check_spec(against_spec(args.against, args.iterations))
+    except ValueError as e:
+        p.error(f"--against: {e}")
     if args.record is not None:
         problem = record_path_problem(args.record)
         if problem:
@@ -640,7 +584,11 @@ def main(argv=None) -> dict | None:
     try:
         agents = {
             s: make_agent(
-                args.against, env_id, config, seed=base + 1 + s, iterations=args.iterations
+                against_spec(args.against, args.iterations),
+                env_id,
+                seed=base + 1 + s,
+                config=config,
+                name=args.against,
             )
             for s in range(seats)
             if s != args.seat

@@ -2,7 +2,7 @@
 
 Usage::
 
-    from agents import RandomAgent                     # the checkout's agents
+    from cardenvs.agents import RandomAgent            # the baselines
     from cardenvs.web import serve
     serve("piquet-v0", seat=0, opponent=RandomAgent(0), open_browser=True)   # Ctrl-C stops
 

@@ -12,8 +12,8 @@ import pytest
 import cardenvs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agents import HEURISTICS, Agent, RandomAgent, heuristic_for, obs_view  # noqa: E402
 from benchmarks import tournament  # noqa: E402
+from cardenvs.agents import HEURISTICS, Agent, RandomAgent, heuristic_for, obs_view  # noqa: E402
 
 FAMILIES = {
     "piquet-v0": [{}, {"carte_blanche_auto": False, "episode": "deal"}],
@@ -351,7 +351,7 @@ def test_policy_agent__an_sb3_zip_is_refused_unless_trusted_and_never_unpickled(
     """A ``.zip`` (SB3's format holds pickles: loading one runs code) is refused with a
     ``ValueError`` that says why and names ``trusted=True``; by ``train.evaluate``'s path, a bare
     name that resolves to it, and another suffix are refused too. No pickle ever runs."""
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
 
     marker = tmp_path / "pwned"
     evil = _evil_sb3_zip(tmp_path / "model.zip", marker)
@@ -376,7 +376,7 @@ def test_policy_agent__a_pickle_inside_an_npz_never_runs(tmp_path):
 
     from harness import random_model
 
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
 
     marker = tmp_path / "pwned"
     boom = np.empty((), dtype=object)

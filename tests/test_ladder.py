@@ -300,7 +300,7 @@ def test_ladder__an_sb3_zip_agent_needs_trusted(tmp_path, capsys, monkeypatch):
     ``trusted``; here a stand-in agent, as a real SB3 model needs a training run)."""
     import zipfile
 
-    from agents import RandomAgent
+    from cardenvs.agents import RandomAgent
 
     zipped = tmp_path / "sb3.zip"
     with zipfile.ZipFile(zipped, "w") as z:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents.policy import NumpyPolicy, PolicyAgent, layout_id
+from cardenvs.agents.policy import NumpyPolicy, PolicyAgent, layout_id
 from train.ppo import Pending, assign_credit, trajectory_groups
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,6 +21,8 @@ from harness import random_model
 
 import cardenvs
 from cardenvs import play
+from cardenvs.agents import RandomAgent
+from cardenvs.arena import make_agent
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -256,8 +258,11 @@ def test_resolve__enter_plays_the_only_action():
     [
         (["piquet-v0", "--seat", "2"], "--seat must be a seat of piquet-v0 with this config: 0..1"),
         (["esel-v0", "--seat", "3", "--config", '{"num_players": 3}'], "0..2, got 3"),
-        (["piquet-v0", "--against", "nobody"], "--against must be one of ['random', 'heuristic'"),
-        (["piquet-v0", "--against", "missing.npz"], "no model file 'missing.npz'"),
+        (
+            ["piquet-v0", "--against", "nobody"],
+            "--against: unknown agent 'nobody'; available: random, heuristic",
+        ),
+        (["piquet-v0", "--against", "missing.npz"], "no saved model at 'missing.npz'"),
         (["piquet-v0", "--config", "{episode"], "--config must be a JSON object"),
         (["piquet-v0", "--config", "[1]"], "--config must be a JSON object such as"),
         (["piquet-v0", "--config", '{"episode": "forever"}'], "--config: "),
@@ -290,7 +295,8 @@ def test_menu__cards_in_the_order_hands_are_shown():
 # --- the agents of --against, played through play_game (answers "1" to every question) ---------
 def scripted_game(tmp_path, against: str, env_id="piquet-v0", **kw) -> tuple[dict, list[str]]:
     config = {"episode": "deal"}
-    agents = {1: play.make_agent(against, env_id, config, seed=3, **kw)}
+    spec = play.against_spec(against, **kw)
+    agents = {1: make_agent(spec, env_id, seed=3, config=config, name=against)}
     said = []
     record = play.play_game(
         env_id,
@@ -325,18 +331,18 @@ def test_make_agent__zoo_loads_the_model_or_says_there_is_none():
     import cardenvs.zoo
 
     if cardenvs.zoo.has("piquet-v0"):
-        assert play.make_agent("zoo", "piquet-v0", {}).name == "zoo"
+        assert make_agent("zoo", "piquet-v0").name == "zoo"
     else:
-        with pytest.raises(ValueError, match="the zoo has no model for piquet-v0"):
-            play.make_agent("zoo", "piquet-v0", {})
+        with pytest.raises(ValueError, match="the zoo has no piquet-v0 model"):
+            make_agent("zoo", "piquet-v0")
     with pytest.raises(ValueError, match="unknown agent 'x'"):
-        play.make_agent("x", "piquet-v0", {})
+        make_agent("x", "piquet-v0")
 
 
 def test_make_agent__a_model_of_another_game_is_refused(tmp_path):
     path = random_model(tmp_path / "esel.npz", "esel-v0")
     with pytest.raises(ValueError):
-        play.make_agent(str(path), "piquet-v0", {})
+        make_agent(f"model:{path}", "piquet-v0")
 
 
 def test_web__says_when_the_browser_front_end_is_missing(capsys, monkeypatch):
@@ -424,7 +430,7 @@ def said_game(tmp_path, seed, answers=None, name="g.json") -> tuple[dict, list[s
     record = play.play_game(
         "piquet-v0",
         0,
-        {1: play.RandomPlayer(3)},
+        {1: RandomAgent(3)},
         config={"episode": "deal"},
         seed=seed,
         record_path=tmp_path / name,
@@ -593,7 +599,7 @@ def exchange_game(tmp_path, answers, env_id="piquet-v0", seat=0, seed=1, **confi
     record = play.play_game(
         env_id,
         seat,
-        {s: play.RandomPlayer(s) for s in range(4) if s != seat},
+        {s: RandomAgent(s) for s in range(4) if s != seat},
         config={"episode": "deal"} | config,
         seed=seed,
         record_path=tmp_path / "g.json",

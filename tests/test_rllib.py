@@ -285,7 +285,7 @@ def test_rllib__ppo_trains_checkpoints_restores_and_saves_a_model_agents_load(
     assert (out / "progress.csv").read_text().count("\n") == 3
     assert json.loads((out / "summary.json").read_text())["game"] == env_id
 
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
     from train.evaluate import evaluate
 
     policy = NumpyPolicy.load(out / "model.npz")

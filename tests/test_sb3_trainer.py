@@ -173,8 +173,8 @@ def test_train__a_saved_model_is_a_tournament_agent(tiny_model, tmp_path, capsys
     """``ppo:<zip>`` plays in the tournament once trusted (``run(..., trusted=True)``, the
     command line's ``--trusted``); untrusted, ``run`` refuses it with ``PolicyAgent``'s
     ValueError and the command line with a usage error naming the flag."""
-    from agents.policy import PolicyAgent
     from benchmarks import tournament
+    from cardenvs.agents.policy import PolicyAgent
 
     agents = [f"ppo:{tiny_model}", "random"]
     report = tournament.run(["piquet-v0"], agents, 4, 0, {"episode": "deal"}, True, trusted=True)
@@ -207,7 +207,7 @@ def test_train__a_saved_model_is_a_tournament_agent(tiny_model, tmp_path, capsys
 def test_train__policy_agent_plays_what_predict_plays(tiny_model):
     """The deterministic agent's direct forward pass picks exactly ``model.predict``'s action,
     on real observations from every phase of random deals."""
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
 
     agent = PolicyAgent(tiny_model, "piquet-v0", trusted=True)
     venv = cardenvs.make_vector("piquet-v0", 64, seed=3, episode="deal")

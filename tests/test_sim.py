@@ -16,7 +16,7 @@ import cardenvs
 from cardenvs.core.sim import Simulator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agents.ismcts import ISMCTSAgent  # noqa: E402
+from cardenvs.agents.ismcts import ISMCTSAgent  # noqa: E402
 
 DETERMINIZED = {
     "banque-v0": [{}, {"num_players": 2}, {"num_players": 3, "after_draw_play": "drawn_card_only"}],
@@ -116,7 +116,7 @@ def test_sim__games_without_determinization_say_so(monkeypatch):
     gets a clear error, from the env and from the ISMCTS agent."""
     import dataclasses
 
-    import agents.ismcts
+    import cardenvs.agents.ismcts
 
     env = cardenvs.make("piquet-v0")
     env.reset(seed=0)
@@ -125,7 +125,7 @@ def test_sim__games_without_determinization_say_so(monkeypatch):
     monkeypatch.setattr(core, "game", bare)
     with pytest.raises(NotImplementedError, match="no determinization"):
         core.determinize(0)
-    monkeypatch.setattr(agents.ismcts.cardenvs, "game_info", lambda env_id: bare)
+    monkeypatch.setattr(cardenvs.agents.ismcts.cardenvs, "game_info", lambda env_id: bare)
     with pytest.raises(ValueError, match="needs a determinization"):
         ISMCTSAgent("piquet-v0")
     env = cardenvs.make("banque-v0")
@@ -294,7 +294,7 @@ def test_ismcts__zoo_roll_outs_use_the_zoo_model_of_the_table(monkeypatch):
 def test_ismcts__any_batched_agent_can_roll_out():
     """``rollout=<agent>``: the search calls that agent's ``act_batch`` for every roll-out step,
     even when the agent is named like a built-in roll-out."""
-    from agents import RandomAgent
+    from cardenvs.agents import RandomAgent
 
     class Counting(RandomAgent):
         name = "heuristic"  # must not be replaced by the game's heuristic

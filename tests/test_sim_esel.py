@@ -18,7 +18,7 @@ from cardenvs.games.esel import layout as L
 from cardenvs.games.esel import search as S
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agents.ismcts import ISMCTSAgent  # noqa: E402
+from cardenvs.agents.ismcts import ISMCTSAgent  # noqa: E402
 
 GAME = "esel-v0"
 CONFIGS = [

@@ -25,7 +25,7 @@ from cardenvs.games.piquet.declare import declare_row
 from cardenvs.games.piquet.layout import field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agents.ismcts import ISMCTSAgent  # noqa: E402
+from cardenvs.agents.ismcts import ISMCTSAgent  # noqa: E402
 
 GAME = "piquet-v0"
 CONFIGS = [

@@ -29,7 +29,7 @@ from cardenvs.games.piquet.multi.layout import field
 from cardenvs.games.piquet.multi.rules import declare_row
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agents.ismcts import ISMCTSAgent  # noqa: E402
+from cardenvs.agents.ismcts import ISMCTSAgent  # noqa: E402
 
 NORMAND, PARTNERSHIP = "piquet_normand-v0", "partnership_piquet-v0"
 CASES = [

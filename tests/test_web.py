@@ -20,8 +20,8 @@ import pytest
 from browser import ARTIFACTS, chrome, data, errors
 
 import cardenvs
-from agents.base import RandomAgent
 from cardenvs import web
+from cardenvs.agents.base import RandomAgent
 from cardenvs.core.events import KINDS
 
 GAMES = {

@@ -23,8 +23,8 @@ import pytest
 from browser import chrome
 
 import cardenvs
-from agents.base import RandomAgent
 from cardenvs import web
+from cardenvs.agents.base import RandomAgent
 
 CONFIG = {"episode": "deal"}
 DATA = re.compile(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', re.S)

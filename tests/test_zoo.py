@@ -347,7 +347,7 @@ def test_policy__malformed_model_files_are_value_errors_naming_file_and_field(tm
     """Truncated, empty, ``.npy``, headers of the wrong shape, fields of the wrong type: a
     ``ValueError`` naming the file and the field (before: BadZipFile, EOFError, TypeError,
     AttributeError), from ``NumpyPolicy.load`` and from ``cardenvs.zoo``."""
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
 
     for name, field in _broken_models(tmp_path).items():
         path = tmp_path / name
@@ -611,7 +611,7 @@ def test_policy__a_header_nested_too_deeply_or_an_entry_without_npy_data_is_a_va
     ``RecursionError``), and an archive member that holds no ``.npy`` data (``np.load`` hands
     its bytes back; before: ``AttributeError: 'bytes' object has no attribute 'ndim'``), as the
     header or as a weight: a ``ValueError`` naming the file and the entry, from every loader."""
-    from agents.policy import PolicyAgent
+    from cardenvs.agents.policy import PolicyAgent
     from cardenvs.policy import read_header
 
     header, arrays = _model_arrays(random_model(tmp_path / "good.npz", "esel-v0"))

@@ -6,7 +6,7 @@ report its win rates.
 
 For each opponent, ``--n`` games are played with the model in each seat in turn, the opponent
 filling every other seat (``--all-seatings``: every arrangement that uses both, as in the
-tournament), on the batched engine (``benchmarks.tournament.head_to_head``). A win shared with
+tournament), on the batched engine (``cardenvs.arena.head_to_head``). A win shared with
 other seats counts as a share, so 1/P is equal strength. Prints one line per opponent: the win
 rate with its 95% Wilson interval and the 1/P baseline, then the model's seats (with ``--side``:
 games) won / drawn / lost and its mean reward with a 95% interval (normal approximation, mean ±
@@ -31,8 +31,9 @@ model               a model saved by ``train/ppo.py`` (``model.npz``) or by
 --game              environment id the model was trained on (default: the model's header)
 --config            the game's options as JSON, over the model's training config (its header)
 --trusted           I trust this .zip: loading it runs the code inside (SB3's pickles); a .zip
-                    (the model, or a ppo:<path> opponent) is refused without it
---against           opponents: random, heuristic, ismcts or ppo:<path> (another model)
+                    (the model, or a model:<path> opponent) is refused without it
+--against           opponents: cardenvs.arena specs (random, heuristic, ismcts@<n>, zoo,
+                    model:<path>); a bare ismcts takes the --ismcts-* options
 --n                 games per seating arrangement
 --seed              seed of the games and of the opponents
 --stochastic        sample from the masked policy instead of playing its most probable action
@@ -55,27 +56,32 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import cardenvs  # noqa: E402
-from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from benchmarks.tournament import (  # noqa: E402
-    AGENTS,
+import cardenvs
+from cardenvs.agents.ismcts import ROLLOUTS, ISMCTSAgent
+from cardenvs.agents.policy import PolicyAgent
+from cardenvs.arena import (
+    SPEC_HELP,
     TRUSTED_HELP,
     arrangements,
+    check_spec,
     head_to_head,
     make_agent,
+    model_path,
     reward_text,
     sb3_zip,
     untrusted_zip,
     wdl_text,
 )
-from cardenvs.core.messages import brief  # noqa: E402
-from cardenvs.core.rng import MAX_SEED  # noqa: E402
-from cardenvs.policy import read_header  # noqa: E402
-from cardenvs.registry import lookup  # noqa: E402
+from cardenvs.core.messages import brief
+from cardenvs.core.rng import MAX_SEED
+from cardenvs.policy import read_header
+from cardenvs.registry import lookup
+
+
+def opponent_spec(kind: str, iterations: int, rollout: str) -> str:
+    """The arena's spec of an ``--against`` name: a bare ``ismcts`` takes
+    ``--ismcts-iterations`` and ``--ismcts-rollout``; any other name is a spec already."""
+    return f"ismcts@{iterations}:{rollout}" if kind == "ismcts" else kind
 
 
 def evaluate(
@@ -96,19 +102,18 @@ def evaluate(
     """Win rates of ``model`` (a path to a ``.npz`` or ``.zip`` model, a loaded ``NumpyPolicy`` or
     ``MaskablePPO``) against each opponent kind; with ``search`` > 0 the model plays through
     ISMCTS with that many iterations a move, rolling out with itself. ``trusted``: a ``.zip``
-    path (the model's or a ``ppo:<path>`` opponent's) may be loaded, running its pickles."""
+    path (the model's or a ``model:<path>`` opponent's) may be loaded, running its pickles."""
     agent = PolicyAgent(model, game, deterministic=deterministic, seed=seed, trusted=trusted)
     if search:
         agent = ISMCTSAgent(game, iterations=search, rollout=agent, seed=seed)
     rows = []
     for k, kind in enumerate(against):
         opponent = make_agent(
-            kind,
+            opponent_spec(kind, iterations, rollout),
             game,
-            seed + 7919 * (k + 1),
-            iterations=iterations,
-            rollout=rollout,
+            seed=seed + 7919 * (k + 1),
             trusted=trusted,
+            name=kind,
         )
         row = head_to_head(game, agent, opponent, n, seed, config, solo=solo, side=side)
         row["opponent"] = kind
@@ -140,8 +145,8 @@ def parse(argv=None):
         "--against",
         nargs="+",
         default=["random", "heuristic"],
-        help=f"opponents: {', '.join(AGENTS)} or ppo:<path> (another model) (default: random "
-        "heuristic)",
+        help=f"opponents: cardenvs.arena specs ({SPEC_HELP}; a bare ismcts takes the "
+        "--ismcts-* options) (default: random heuristic)",
     )
     p.add_argument(
         "--n", type=int, default=200, help="games per seating arrangement (default: 200)"
@@ -194,8 +199,10 @@ def parse(argv=None):
     if a.side and a.all_seatings:
         p.error("--side and --all-seatings are two different seatings: give one")
     for kind in a.against:
-        if kind not in AGENTS and not kind.startswith("ppo:"):
-            p.error(f"unknown opponent {kind!r}; available: {list(AGENTS)} or ppo:<model path>")
+        try:
+            check_spec(opponent_spec(kind, a.ismcts_iterations, a.ismcts_rollout), a.trusted)
+        except ValueError as e:
+            p.error(f"--against {kind}: {e}")
     if a.json is not None:  # checked before the games: a bad path must not cost the evaluation
         out = Path(a.json)
         if out.is_dir():
@@ -291,12 +298,13 @@ def parse(argv=None):
 
     # -- the models: loaded once here, so that a refusal is a usage error -----------------------
     for kind in a.against:
-        if not kind.startswith("ppo:"):
+        path = model_path(kind)
+        if path is None:
             continue
-        if sb3_zip(kind[4:]) and not a.trusted:
-            p.error(f"--against {kind}: {untrusted_zip(kind[4:])}")
+        if sb3_zip(path) and not a.trusted:
+            p.error(f"--against {kind}: {untrusted_zip(path)}")
         try:
-            make_agent(kind, a.game, 0, trusted=a.trusted)
+            make_agent(kind, a.game, trusted=a.trusted)
         except (ValueError, ImportError) as e:
             p.error(f"--against {kind}: {e}")
     try:

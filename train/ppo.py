@@ -68,7 +68,7 @@ argument, learner decisions/s, the shares of the training time spent in the engi
 rollout's forward pass, the league, credit assignment and the update). Evaluations (every
 ``--eval-every`` learner decisions, and at the end) play the saved checkpoint, deterministic,
 against the random and the heuristic agents on the batched engine (``train.evaluate``,
-``benchmarks.tournament.head_to_head``): every seat in turn alone against the others
+``cardenvs.arena.head_to_head``): every seat in turn alone against the others
 (``--eval-seating solo``), or as a side (``side``, the default for partnership Piquet), or every
 arrangement of the two agents (``all``); win rates with 95% Wilson intervals, and beside them the
 model's seats (or sides) won / drawn / lost and its mean reward with a 95% interval
@@ -111,7 +111,7 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+from cardenvs.agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
 from cardenvs.core.rng import MAX_SEED
 from cardenvs.registry import lookup
 from train import hyperparams
@@ -731,17 +731,17 @@ def git_commit() -> str | None:
 # The league: which seats the learner holds in each game, and the other seats' moves
 # =============================================================================================
 def league_agent(kind: str, game: str, config: dict, seed: int):
-    """A fixed league member of ``game`` by kind (``benchmarks.tournament.make_agent``):
+    """A fixed league member of ``game`` by kind (``cardenvs.arena.make_agent``):
     ``random``, ``heuristic``, ``zoo`` (``cardenvs.zoo.load(game, **config)``, greedy) or
     ``model:<path>`` (a ``.npz`` model, ``agents.policy.PolicyAgent``, deterministic); ``None``
     for ``self``. Raises ``ValueError`` for an unknown kind, a missing model or one of another
     game."""
-    from benchmarks.tournament import make_agent
+    from cardenvs.arena import make_agent
 
     if kind == "self":
         return None
     if kind in ("random", "heuristic", "zoo"):
-        return make_agent(kind, game, seed, config=config)
+        return make_agent(kind, game, seed=seed, config=config)
     if kind.startswith("model:"):
         path = kind[len("model:") :]
         if not path:
@@ -751,9 +751,7 @@ def league_agent(kind: str, game: str, config: dict, seed: int):
                 f"model:<path> takes a .npz model of train/ppo.py, got {path!r}: an SB3 .zip is "
                 "not loaded here (loading one runs the code its pickles hold)"
             )
-        agent = make_agent(f"ppo:{path}", game, seed)
-        agent.name = kind
-        return agent
+        return make_agent(kind, game, seed=seed)
     raise ValueError(f"unknown league kind {kind!r}; allowed: {LEAGUE_HELP}")
 
 
@@ -842,7 +840,7 @@ class League:
 def evaluate(model_path: Path, args, venv) -> list[dict]:
     """Win rates of the saved model against random and heuristic (``train.evaluate``): about
     ``--eval-games`` games each, over the ``--eval-seating`` arrangements."""
-    from benchmarks.tournament import arrangements
+    from cardenvs.arena import arrangements
     from train.evaluate import evaluate as evaluate_against
 
     seating = args.eval_seating
@@ -1351,7 +1349,7 @@ def train(args, completed: Completed) -> dict:
         f"training time: engine {sh['env']:.1%}, rollout forward {sh['policy']:.1%}, league "
         f"{sh['league']:.1%}, credit {sh['credit']:.1%}, update {sh['update']:.1%}"
     )
-    from benchmarks.tournament import reward_text, wdl_text
+    from cardenvs.arena import reward_text, wdl_text
 
     for r in logs.eval_rows[-2:]:
         reward = reward_text(r["mean_return"], r["return_ci_low"], r["return_ci_high"])

@@ -46,11 +46,10 @@ import types
 import zlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import cardenvs
+from train import hyperparams
 
-import cardenvs  # noqa: E402
-from train import hyperparams  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: Ray's workers import train/ from it
 
 LEAGUE_KINDS = ("random", "heuristic", "zoo", "self")
 MAIN = "main"

@@ -70,15 +70,12 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import cardenvs  # noqa: E402
-from agents import RandomAgent, heuristic_for  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from cardenvs.wrappers import sb3_vec_env  # noqa: E402
-from train import hyperparams  # noqa: E402
-from train.evaluate import evaluate as evaluate_against  # noqa: E402
+import cardenvs
+from cardenvs.agents import RandomAgent, heuristic_for
+from cardenvs.agents.policy import PolicyAgent
+from cardenvs.wrappers import sb3_vec_env
+from train import hyperparams
+from train.evaluate import evaluate as evaluate_against
 
 OPPONENTS = ("random", "heuristic", "self", "mix")
 

@@ -15,7 +15,7 @@ deals from each seat), the search of the baselines table.
 
 A result cell of the table is the win rate with its 95% Wilson interval, then the model's seats
 (sides) won / drawn / lost and its mean reward with a 95% interval (normal approximation, mean ±
-1.96·sd/√n; ``benchmarks.tournament.head_to_head``): ``0.453 (0.404–0.501); W/D/L 16/330/54;
+1.96·sd/√n; ``cardenvs.arena.head_to_head``): ``0.453 (0.404–0.501); W/D/L 16/330/54;
 reward -0.095 ± 0.040``. A result stored before draws were counted shows the win rate alone.
 
 Each setting's ``summary.json``, ``eval.csv``, ``progress.csv`` and ``learning_curve.png`` (and

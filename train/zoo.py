@@ -22,7 +22,7 @@ before it is kept.
 
 ``--reevaluate`` plays a shipped model's whole-game evaluation again, as the native trainer's
 final evaluation does (``train.ppo.evaluate``, through ``train.evaluate`` and
-``benchmarks.tournament.head_to_head``): the setting's training config with the trainer's
+``cardenvs.arena.head_to_head``): the setting's training config with the trainer's
 ``eval_config`` over it (whole games, ``reward="win"``, ``train/hyperparams.py``), the model
 (greedy) alone in each seat (``solo``), or as a side in partnership Piquet (``side``), against
 random and the heuristic, ``--games`` games per opponent split over the seatings (400, the

@@ -315,8 +315,8 @@ def _npy(path: Path, array: np.ndarray) -> None:
 
 def model_entries(lab: ModelLab):
     """The loaders: ``(name, call(path), checks the game, reads the weights)``."""
-    from agents.policy import PolicyAgent
     from cardenvs import zoo
+    from cardenvs.agents.policy import PolicyAgent
     from cardenvs.policy import NumpyPolicy, read_header
 
     def zoo_list(path: Path):
@@ -358,8 +358,8 @@ def model_case(lab, folders, variant, entry, file_name="model.npz") -> Case:
 
 
 def model_extra_cases(lab: ModelLab, folders: Folders) -> list[Case]:
-    from agents.policy import PolicyAgent
     from cardenvs import zoo
+    from cardenvs.agents.policy import PolicyAgent
     from cardenvs.policy import NumpyPolicy
 
     cases = []

@@ -105,7 +105,7 @@ def check_spec(spec: str, trusted: bool = False) -> None:
         if not path:
             raise ValueError(f"agent {spec!r}: model:<path> needs the model's path after 'model:'")
         if sb3_zip(path) and not trusted:
-            raise ValueError(f"agent {spec!r}: {untrusted_zip(path)}")
+            raise ValueError(untrusted_zip(path))
         return
     if spec in ("random", "heuristic", "zoo") or parse_search(spec) is not None:
         return
@@ -140,7 +140,7 @@ def make_agent(
     without ``trusted``."""
     if not isinstance(spec, str):
         return as_agent(spec)
-    check_spec(spec, trusted)
+    check_spec(spec, trusted=True)  # the syntax; an untrusted .zip is PolicyAgent's refusal
     config = dict(config or {})
     agent = _build(spec, env_id, seed, config, trusted, time_limit, batch)
     agent.name = name or spec
@@ -169,21 +169,14 @@ def _build(spec, env_id, seed, config, trusted, time_limit, batch):
     if spec == "zoo":
         from .. import zoo
 
-        if not zoo.has(env_id, **config):
-            have = [m.name for m in zoo.list()] or "none yet"
-            raise ValueError(
-                f"the zoo has no model for {env_id} with config {config}; its models: {have} "
-                f"(other agents: {SPEC_HELP})"
-            )
-        return zoo.load(env_id, seed=seed, **config)
+        return zoo.load(env_id, seed=seed, **config)  # a ValueError naming the models it has
     iterations, rollout = parse_search(spec)
     from ..agents.ismcts import ISMCTSAgent
 
     if rollout == "zoo":
         from .. import zoo
 
-        if not zoo.has(env_id, **config):  # said now, not at the first search
-            raise ValueError(f"agent {spec!r}: the zoo has no model for {env_id} with {config}")
+        zoo.find(env_id, **config)  # a missing model is said now, not at the first search
     return ISMCTSAgent(
         env_id,
         iterations=iterations,

@@ -318,18 +318,19 @@ class AgentModule(RLModule):
         )
 
 
-#: the fixed players ``AgentModule`` plays (``cardenvs.play.make_agent`` makes them)
+#: the fixed players ``AgentModule`` plays (``cardenvs.arena.make_agent`` makes them)
 AGENT_KINDS = ("random", "heuristic", "zoo", "model:<path.npz>")
 
 
 def make_agent(kind: str, env_id: str, seed: int = 0, config: dict | None = None):
-    """A fixed player with ``act_batch``: ``random``, ``heuristic`` (the checkout's ``agents``),
-    ``zoo`` (the game's pretrained model) or ``model:<path>`` (a ``.npz`` model), made by
-    ``cardenvs.play.make_agent``."""
-    from ..play import make_agent as play_agent
+    """A fixed player with ``act_batch``: ``random``, ``heuristic``, ``zoo`` (the game's
+    pretrained model) or ``model:<path>`` (a ``.npz`` model), made by
+    ``cardenvs.arena.make_agent`` (search agents are left out: they act from the engine's
+    state, which an RLlib module never sees)."""
+    from ..arena import make_agent as arena_agent
 
-    if kind in ("random", "heuristic", "zoo"):
-        return play_agent(kind, env_id, config or {}, seed)
-    if isinstance(kind, str) and kind.startswith("model:"):
-        return play_agent(kind[len("model:") :], env_id, config or {}, seed)
+    if kind in ("random", "heuristic", "zoo") or (
+        isinstance(kind, str) and kind.startswith("model:")
+    ):
+        return arena_agent(kind, env_id, seed=seed, config=config)
     raise ValueError(f"agent must be one of {', '.join(AGENT_KINDS)}, got {brief(kind)}")
