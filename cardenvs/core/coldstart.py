@@ -68,10 +68,11 @@ from pathlib import Path
 import numpy as np
 from numba import config
 
-#: seconds from ``import cardenvs`` to the first batched step with an empty cache, one process
-#: alone on the 2-core reference machine (``benchmarks.cold_start``, rounded up; the run:
-#: ``docs/guides/benchmarks.md``, cold start); an AEC env's first step is immediate (plain
-#: Python) and its background compile about as long
+#: seconds from ``import cardenvs`` to the first batched step with an empty cache when it
+#: compiles in the foreground (more than ``PLAIN_START_MAX_ROWS`` games), one process alone on
+#: the 2-core reference machine (``benchmarks.cold_start`` of 2026-12-03, rounded up; the run:
+#: ``docs/guides/benchmarks.md``, cold start); the first step of an AEC env or of a smaller
+#: batched engine is immediate (plain Python) and its background compile about as long
 COMPILE_SECONDS = {
     "cardenvs.games.piquet": 30,
     "cardenvs.games.piquet.multi": 25,

@@ -62,9 +62,11 @@ and the engine has at most ``core.coldstart.PLAIN_START_MAX_ROWS`` (256) rows, i
 on plain-Python copies of its kernels, the same games at 0.3-0.5 ms a step and row, while a
 background process compiles them; ``reset``, ``reset_rows``, ``step`` and ``observe`` switch to the
 compiled kernels once that process is done (``core.coldstart``). ``warming_up`` is True until
-then, and ``wait_compiled()`` waits for the switch: call it before timing an engine. A larger
-engine, or any engine under ``CARDENVS_PLAIN_START=0``, compiles in the foreground on its first
-use instead.
+then, and ``wait_compiled()`` waits for the switch: call it before timing an engine. The switch
+replaces ``state`` (narrow arrays instead of wide ones) and the array ``current_player`` views,
+so take those from the engine or from each call's ``info`` rather than keeping them across calls.
+A larger engine, or any engine under ``CARDENVS_PLAIN_START=0``, compiles in the foreground on
+its first use instead.
 """
 
 from __future__ import annotations
