@@ -303,7 +303,7 @@ class AgentModule(RLModule):
         env_id, kind = cfg.get("env_id"), cfg.get("agent", "random")
         seed = int(cfg.get("seed", 0))
         self.kind = kind
-        self.agent = make_agent(kind, env_id, seed, cfg.get("config") or {})
+        self.agent = fixed_player(kind, env_id, seed, cfg.get("config") or {})
 
     def _forward(self, batch, **kwargs):
         x, mask = split_obs(batch[Columns.OBS])
@@ -322,7 +322,7 @@ class AgentModule(RLModule):
 AGENT_KINDS = ("random", "heuristic", "zoo", "model:<path.npz>")
 
 
-def make_agent(kind: str, env_id: str, seed: int = 0, config: dict | None = None):
+def fixed_player(kind: str, env_id: str, seed: int = 0, config: dict | None = None):
     """A fixed player with ``act_batch``: ``random``, ``heuristic``, ``zoo`` (the game's
     pretrained model) or ``model:<path>`` (a ``.npz`` model), made by
     ``cardenvs.arena.make_agent`` (search agents are left out: they act from the engine's
