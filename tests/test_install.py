@@ -40,3 +40,102 @@ def test_install__the_training_extras_keep_the_installed_cpu_torch():
     would = [i["metadata"]["name"] for i in json.loads(done.stdout)["install"]]
     assert "cardenvs" in would  # the report is of this project
     assert not [n for n in would if CUDA.match(n)], f"pip would install {would}"
+
+
+# -- a plain (non-editable) install, used from outside the checkout --------------------------------
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "cardenvs", "agents")
+
+
+def _plain_install(tmp_path: Path) -> Path:
+    """The package as ``pip install .`` installs it (a wheel built from a copy of the sources, no
+    dependencies: this environment has them), into a folder of its own; returns the folder."""
+    import shutil
+
+    src = tmp_path / "src"
+    src.mkdir()
+    skip = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.pyc")
+    for name in SOURCES:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, src / name, ignore=skip)
+        else:
+            shutil.copy(path, src / name)
+    target = tmp_path / "site"
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
+        + ["--no-compile", "--target", str(target), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return target
+
+
+def _run_installed(target: Path, cwd: Path, args, stdin: str = "", timeout: int = 300):
+    """``python args`` with only the installed copy importable (not the checkout: another
+    folder, and ``PYTHONPATH`` the install's). numba's JIT is off: the kernels run as plain
+    Python, so nothing is compiled for this copy (what is checked is the package's contents;
+    compiling is tested elsewhere)."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(target), NUMBA_DISABLE_JIT="1", PYTHONNOUSERSITE="1")
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+
+
+def test_install__a_plain_install_plays_against_the_baselines_and_runs_the_evaluate_guide(
+    tmp_path,
+):
+    """Issue 49, item 3: from a non-editable install outside the checkout, the baselines are
+    ``cardenvs.agents`` (no top-level ``agents`` is installed), ``python -m cardenvs.play
+    piquet-v0 --against heuristic`` (and ``ismcts``) plays a whole deal, and the python blocks of
+    the "Evaluate your agent" guide run."""
+    target = _plain_install(tmp_path)
+    assert (target / "cardenvs" / "agents" / "heuristic.py").is_file()
+    assert (target / "cardenvs" / "arena" / "match.py").is_file()
+    assert not (target / "agents").exists()
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    where = _run_installed(
+        target,
+        away,
+        [
+            "-c",
+            "import cardenvs, cardenvs.agents, cardenvs.arena, importlib.util; "
+            "print(cardenvs.__file__); print(cardenvs.agents.__file__); "
+            "print(importlib.util.find_spec('agents'))",
+        ],
+    )
+    assert where.returncode == 0, where.stderr[-2000:]
+    lines = where.stdout.split()
+    assert lines[0].startswith(str(target)) and lines[1].startswith(str(target))
+    assert lines[2] == "None"  # no top-level "agents" to clash with other packages
+    for against in ("heuristic", "ismcts"):
+        record = away / f"{against}.json"
+        game = _run_installed(
+            target,
+            away,
+            ["-m", "cardenvs.play", "piquet-v0", "--against", against, "--iterations", "3"]
+            + ["--config", '{"episode": "deal"}', "--seed", "3", "--record", str(record)],
+            stdin="1\n" * 400,
+        )
+        assert game.returncode == 0, game.stderr[-2000:]
+        saved = json.loads(record.read_text())
+        assert saved["players"] == ["human", against] and saved["result"] is not None
+    guide = ROOT / "docs" / "guides" / "evaluate.md"
+    blocks = re.findall(r"```python\n(.*?)```", guide.read_text(encoding="utf-8"), re.DOTALL)
+    script = away / "evaluate_guide.py"
+    # fewer games than the guide's 20 (its numbers are not checked here; plain Python is slow)
+    script.write_text("\n".join(blocks).replace("n=20,", "n=2,"), encoding="utf-8")
+    assert script.read_text().count("n=2,") == 2
+    ran = _run_installed(target, away, [str(script)], timeout=600)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert "against heuristic: won" in ran.stdout and "rating" in ran.stdout
