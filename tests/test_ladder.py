@@ -24,7 +24,7 @@ AGENTS = ["random", "heuristic", "ismcts@2", "ismcts@4"]
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
     path = random_model(tmp_path_factory.mktemp("model") / "esel.npz", "esel-v0", hidden=(8,))
-    return f"ppo:{path}"
+    return f"model:{path}"
 
 
 def argv(out, model, *extra):
