@@ -135,7 +135,10 @@ class ISMCTSAgent:
         return self.search(core.simulator(), core.state_copy(), seat)
 
     def act_row(self, venv, b: int) -> int:
-        """The action for the seat to act in row ``b`` of a batched engine."""
+        """The action for the seat to act in row ``b`` of a batched engine (one still on
+        plain Python, a cold cache, first waits for its compiled kernels: search runs on them)."""
+        if getattr(venv, "warming_up", False):
+            venv.wait_compiled()
         sim = Simulator(venv.game, venv.config)
         return self.search(sim, Simulator.copy_row(venv.state, b), int(venv.current_player[b]))
 

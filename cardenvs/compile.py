@@ -125,13 +125,28 @@ def exercise(env_id: str, steps: int = 64, **config) -> None:
     """Call what compiles ``env_id``'s kernels under ``config`` (default: the id's defaults): a
     batched engine (reset, steps, ``observe``), the AEC env (reset, steps) and, for a game that
     has one, a determinization."""
+    # this command says what it compiles: the first-use notice of the engines stays quiet
+    coldstart._checked.add(engine_of(env_id))
+    # and compiles in the foreground: no plain-Python start (which would compile nothing here)
+    before = os.environ.get(coldstart.PLAIN_START_VAR)
+    os.environ[coldstart.PLAIN_START_VAR] = "0"
+    try:
+        _exercise(env_id, steps, config)
+    finally:
+        if before is None:
+            del os.environ[coldstart.PLAIN_START_VAR]
+        else:
+            os.environ[coldstart.PLAIN_START_VAR] = before
+
+
+def _exercise(env_id: str, steps: int, config: dict) -> None:
     import cardenvs
     from cardenvs.core.sim import Simulator
     from cardenvs.core.vector import RandomLegal
 
-    # this command says what it compiles: the first-use notice of the engines stays quiet
-    coldstart._checked.add(engine_of(env_id))
     venv = cardenvs.make_vector(env_id, 2, seed=0, **config)
+    if venv.warming_up:  # CARDENVS_PLAIN_START=0 above: never
+        raise RuntimeError(f"compile: the {env_id} engine started on plain Python")
     _, mask, _ = venv.reset()
     policy = RandomLegal(seed=0)
     for _ in range(steps):

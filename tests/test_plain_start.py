@@ -319,6 +319,33 @@ def test_plain_start__wait_compiled_compiles_a_plain_engine_without_a_job():
     engine.wait_compiled()  # at once when compiled
 
 
+def test_plain_start__search_on_a_plain_batched_engine_waits_for_the_compiled_kernels():
+    """An ISMCTS agent in the arena (``act_row``) searches a plain engine's row only after the
+    switch; a ``Simulator`` given a plain engine's wide state says what to do."""
+    from cardenvs.agents.ismcts import ISMCTSAgent
+    from cardenvs.core.sim import Simulator
+
+    job = FakeJob(after=10**9)  # never done by itself: the search must wait for it
+    engine = plain_engine("esel-v0", 2, job, num_players=2)
+    engine.reset(seed=0)
+    with pytest.raises(ValueError, match=r"call engine.wait_compiled\(\) first"):
+        Simulator.copy_row(engine.state, 0)
+    job.after = 0
+    action = ISMCTSAgent("esel-v0", iterations=2, seed=0).act_row(engine, 0)
+    assert not engine.warming_up and engine._mask[0, action] == 1
+
+
+def test_plain_start__the_compile_command_compiles_whatever_the_plain_start_setting(monkeypatch):
+    """``cardenvs.compile.exercise`` runs the engines on compiled kernels even where a plain
+    start would be taken (here every engine counts as cold): it is what fills the cache."""
+    from cardenvs import compile as compile_module
+
+    monkeypatch.setattr(coldstart, "_cold", lambda game, kernel: True)
+    monkeypatch.delenv(coldstart.PLAIN_START_VAR, raising=False)
+    compile_module.exercise("four_aces-v0", steps=4)
+    assert coldstart.PLAIN_START_VAR not in os.environ  # restored
+
+
 def test_plain_start__a_failed_background_compile_of_an_engine_is_logged(caplog):
     engine = plain_engine("esel-v0", 8, FakeJob(after=0, failure="boom"))
     with caplog.at_level(logging.WARNING, logger="cardenvs"):

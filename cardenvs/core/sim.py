@@ -72,8 +72,15 @@ def check_state(
         if not isinstance(a, np.ndarray):
             raise ValueError(f"{what} must be a numpy array, got {type(a).__name__}")
         if a.dtype != dtype or a.ndim != 2:
+            wide = a.dtype == np.int64 and key != "m"  # core.state's wide arrays: plain Python
             raise ValueError(
                 f"{what} must be a 2-D {np.dtype(dtype).name} array, got {a.ndim}-D {a.dtype}"
+                + (
+                    " (the state of an engine still on plain Python while its kernels compile:"
+                    " call engine.wait_compiled() first)"
+                    if wide
+                    else ""
+                )
             )
         if widths is not None and a.shape[1] != widths[key]:
             raise ValueError(
