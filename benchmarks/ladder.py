@@ -64,11 +64,13 @@ import numpy as np
 
 import cardenvs
 from cardenvs.arena import (
+    DEALS,
     TRUSTED_HELP,
     arrangements,
     bradley_terry,
     check_spec,
     count_outcomes,
+    deck_means,
     make_agent,
     mean_interval,
     model_path,
@@ -188,9 +190,13 @@ def game_results(points: np.ndarray) -> np.ndarray:
     return np.sign(np.round(np.asarray(points, float) - 0.5, 9)).astype(np.int64)
 
 
-def fit(outcomes: dict, k: int, anchor: int, boot: int, seed: int) -> dict:
+def fit(
+    outcomes: dict, k: int, anchor: int, boot: int, seed: int, decks: dict | None = None
+) -> dict:
     """Ratings (Elo, ``anchor`` at 0) from per-game outcomes ``{(i, j): points of i per game}``,
-    with bootstrap percentiles over the games of each pair."""
+    with bootstrap percentiles over the games of each pair, or, given each game's deck
+    (``decks``, duplicate deals), over the decks of each pair (a deck's games resampled
+    together: they are paired)."""
     wins = np.zeros((k, k))
     for (i, j), s in outcomes.items():
         wins[i, j], wins[j, i] = s.sum(), (1.0 - s).sum()
@@ -199,8 +205,15 @@ def fit(outcomes: dict, k: int, anchor: int, boot: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     stack = np.zeros((boot, k, k))
     for (i, j), s in outcomes.items():
-        drawn = s[rng.integers(0, len(s), size=(boot, len(s)))].sum(axis=1)
-        stack[:, i, j], stack[:, j, i] = drawn, len(s) - drawn
+        if decks is None:
+            drawn = s[rng.integers(0, len(s), size=(boot, len(s)))].sum(axis=1)
+            games = np.full(boot, float(len(s)))
+        else:
+            _, inverse = np.unique(decks[(i, j)], return_inverse=True)
+            points, count = np.bincount(inverse, weights=s), np.bincount(inverse).astype(float)
+            pick = rng.integers(0, len(points), size=(boot, len(points)))
+            drawn, games = points[pick].sum(axis=1), count[pick].sum(axis=1)
+        stack[:, i, j], stack[:, j, i] = drawn, games - drawn
     boots = bradley_terry(stack)
     boots = boots - boots[:, anchor : anchor + 1]
     lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
@@ -217,9 +230,10 @@ def run_setting(
     boot: int = 1000,
     quiet: bool = False,
     trusted: bool = False,
+    deals: str = "duplicate",
 ) -> dict:
-    """The round robin of ``kinds`` on ``setting``; returns the JSON-able report (``trusted``:
-    ``build``'s)."""
+    """The round robin of ``kinds`` on ``setting`` (``cardenvs.arena.round_robin``, on
+    ``deals``); returns the JSON-able report (``trusted``: ``build``'s)."""
     env_id, override = SETTINGS[setting]
     config = game_config(setting, episode)
     k = len(kinds)
@@ -245,6 +259,7 @@ def run_setting(
         seed,
         config,
         n_search=n_search,
+        deals=deals,
         trusted=trusted,
         progress=line,
     )
@@ -254,22 +269,35 @@ def run_setting(
     outcomes = {ij: d["points"] for ij, d in field["pairs"].items()}
     returns = {ij: d["returns"] for ij, d in field["pairs"].items()}
     per_seating = {ij: d["seatings"] for ij, d in field["pairs"].items()}
+    paired = deals == "duplicate"
+    decks = {ij: d["deck"] for ij, d in field["pairs"].items()}
+
+    def interval(samples, deck):
+        """A mean over games with its interval: over decks with duplicate deals."""
+        if not paired:
+            return mean_interval(samples)
+        _, lo, hi = mean_interval(deck_means(samples, deck))
+        return float(np.mean(samples)), lo, hi
+
     decisions = field["decisions"]
     dps = {kind: field["agents"][kind]["decisions_per_s"] for kind in kinds}
     anchor = kinds.index("random")
-    f = fit(outcomes, k, anchor, boot, seed)
+    f = fit(outcomes, k, anchor, boot, seed, decks if paired else None)
     # every agent's games over all its pairs: its results and its per-game mean rewards
     results: list[list[np.ndarray]] = [[] for _ in kinds]
     rewards: list[list[np.ndarray]] = [[] for _ in kinds]
+    deck_of: list[list[np.ndarray]] = [[] for _ in kinds]
     for (i, j), o in outcomes.items():
         results[i].append(game_results(o))
         results[j].append(-game_results(o))
         rewards[i].append(returns[(i, j)][0])
         rewards[j].append(returns[(i, j)][1])
+        deck_of[i].append(decks[(i, j)])
+        deck_of[j].append(decks[(i, j)])
     ratings = {}
     for a, kind in enumerate(kinds):
         r, lo, hi = float(f["rating"][a]), float(f["lo"][a]), float(f["hi"][a])
-        mean, r_lo, r_hi = mean_interval(np.concatenate(rewards[a]))
+        mean, r_lo, r_hi = interval(np.concatenate(rewards[a]), np.concatenate(deck_of[a]))
         ratings[kind] = {
             "rating": r,
             "ci95": [min(lo, r), max(hi, r)],
@@ -286,8 +314,8 @@ def run_setting(
         w = float(f["wins"][i, j])
         lo, hi = wilson(w, m)
         counts = count_outcomes(game_results(outcomes[(i, j)]))
-        mean_a, a_lo, a_hi = mean_interval(returns[(i, j)][0])
-        mean_b, b_lo, b_hi = mean_interval(returns[(i, j)][1])
+        mean_a, a_lo, a_hi = interval(returns[(i, j)][0], decks[(i, j)])
+        mean_b, b_lo, b_hi = interval(returns[(i, j)][1], decks[(i, j)])
         pair_rows.append(
             {
                 "a": kinds[i],
@@ -318,6 +346,7 @@ def run_setting(
         "zoo_config": zoo_config(setting) if "zoo" in kinds else None,
         "n": n,
         "n_search": n_search,
+        "deals": deals,
         "seatings": len(arr),
         "seed": seed,
         "bootstrap": boot,
@@ -493,6 +522,13 @@ def main(argv=None) -> dict:
     )
     p.add_argument("--episode", choices=EPISODES, default="deal", help="a match: a deal or a game")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
+    p.add_argument(
+        "--deals",
+        choices=DEALS,
+        default="duplicate",
+        help="duplicate (default): each deck from every seating, resampled by deck; independent: "
+        "a deck per game",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--quiet", action="store_true")
@@ -525,6 +561,7 @@ def main(argv=None) -> dict:
             a.bootstrap,
             quiet=a.quiet,
             trusted=a.trusted,
+            deals=a.deals,
         )
         (out / f"{setting}.json").write_text(json.dumps(rep, indent=2) + "\n")
         table = markdown(rep)

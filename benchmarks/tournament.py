@@ -6,7 +6,9 @@
 
 For each game and each pair of agents, ``--n`` games are played on the batched engine for every
 seating arrangement in which both agents sit (two players: A-B and B-A; P players: every
-assignment of the two agents to the P seats that uses both, each equally often). A game's
+assignment of the two agents to the P seats that uses both, each equally often), on duplicate
+deals by default (game ``d`` of every seating and pair dealt from one deck, so the luck of the
+cards is shared; ``--deals independent``: a deck per game). A game's
 result for a seat is its reward (``reward="win"``: the winners share +1). Reported per agent:
 
 - **win rate**: the fraction of its seats that won, a shared win or a draw counting as the
@@ -16,7 +18,8 @@ result for a seat is its reward (``reward="win"``: the winners share +1). Report
   with other seats counts as won) and every other seat lost. A draw-heavy setting shows here:
   its win rate sits near 1/P because every draw is worth 1/P, not because the agents trade wins;
 - **mean reward**: its seats' mean reward per game, with a 95% interval (``mean_interval``:
-  normal approximation, mean ± 1.96·sd/√n over its seats, each taken as one sample);
+  normal approximation, mean ± 1.96·sd/√n; on duplicate deals over decks, each deck's mean over
+  the agent's seats one sample, on independent deals over its seats);
 - **mean score**: its seats' mean final total (the game's ``result["totals"]``; for Esel its
   banks, where fewer is better);
 - **rating**: a Bradley–Terry fit (Elo scale, ``random`` = 0) of seat-against-seat outcomes
@@ -46,6 +49,7 @@ import numpy as np
 import cardenvs
 from cardenvs.agents.ismcts import ROLLOUTS
 from cardenvs.arena import (  # noqa: F401  (re-exported: the programs and tests beside it use them)
+    DEALS,
     DRAWN,
     LOST,
     SPEC_HELP,
@@ -91,10 +95,12 @@ def run(
     time_limit: float | None = None,
     batch: int = 16,
     trusted: bool = False,
+    deals: str = "duplicate",
 ) -> dict:
     """The whole tournament (``cardenvs.arena.round_robin`` per game); returns the JSON-able
     report. ``trusted``: the ``model:<path>`` agents may be SB3 ``.zip`` files."""
-    report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "games": {}}
+    report = {"agents": list(agent_kinds), "n": n, "seed": seed, "config": config, "deals": deals}
+    report["games"] = {}
     if "ismcts" in agent_kinds:
         report["ismcts_iterations"] = iterations
         report["ismcts_rollout"] = rollout
@@ -119,6 +125,7 @@ def run(
             trusted=trusted,
             time_limit=time_limit,
             batch=batch,
+            deals=deals,
             progress=bar,
         )
         if not quiet:
@@ -215,6 +222,13 @@ def main(argv=None) -> dict:
         help="ISMCTS iterations whose roll-outs run together",
     )
     p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
+    p.add_argument(
+        "--deals",
+        choices=DEALS,
+        default="duplicate",
+        help="duplicate (default): each deck played from every seating; independent: a deck "
+        "per game",
+    )
     a = p.parse_args(argv)
     if len(a.agents) < 2:
         p.error("a tournament needs at least two agents")
@@ -238,6 +252,7 @@ def main(argv=None) -> dict:
         time_limit=a.ismcts_seconds,
         batch=a.ismcts_batch,
         trusted=a.trusted,
+        deals=a.deals,
     )
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -297,7 +297,9 @@ def test_head_to_head__side_seats_the_agent_in_every_seat_of_one_side():
     from benchmarks.tournament import head_to_head, play_games
 
     game, config, n = "partnership_piquet-v0", {"episode": "deal"}, 6
-    side = head_to_head(game, heuristic_for(game, 1), RandomAgent(2), n, 0, config, side=True)
+    side = head_to_head(
+        game, heuristic_for(game, 1), RandomAgent(2), n, 0, config, side=True, deals="independent"
+    )
     assert side["games"] == 2 * n and side["baseline"] == 0.5
     # the same games played directly: the heuristic holds seats 1 and 3, then 0 and 2
     seats = np.repeat([[0, 1, 0, 1], [1, 0, 1, 0]], n, axis=0)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from harness import random_model
 
+import cardenvs
 from cardenvs import arena
 from cardenvs.agents import RandomAgent, ScoredAgent
 from cardenvs.agents.ismcts import ISMCTSAgent
@@ -117,7 +118,7 @@ def test_head_to_head__specs_and_objects_alike_and_the_counts_add_up():
     assert by_spec["games"] == 60 and by_spec["opponent"] == "random"
     assert by_spec["wins"] + by_spec["draws"] + by_spec["losses"] == by_spec["games"]
     assert by_spec["win_rate"] > 0.8 and by_spec["return_ci_low"] > 0
-    assert by_spec["deals"] == "independent"
+    assert by_spec["deals"] == "duplicate" and by_spec["decks"] == 30
     again = arena.head_to_head("esel-v0", "heuristic", "random", n=30, seed=5, config=ESEL2)
     assert untimed(again) == untimed(by_spec)  # seeded: the same games
 
@@ -135,11 +136,62 @@ def test_head_to_head__an_act_only_agent_plays_whole_games():
     assert row["wins"] + row["draws"] + row["losses"] == row["games"]
 
 
-def test_arena__deals_other_than_independent_are_refused_by_name():
-    with pytest.raises(ValueError, match="deals must be one of independent, got 'paired'"):
+def test_arena__an_unknown_deal_kind_is_refused_by_name():
+    with pytest.raises(
+        ValueError, match="deals must be one of duplicate, independent, got 'paired'"
+    ):
         arena.head_to_head("esel-v0", "random", "random", n=1, deals="paired")
     with pytest.raises(ValueError, match="deals must be one of"):
         arena.round_robin("esel-v0", ["random", "heuristic"], n=1, deals="paired")
+
+
+class FirstLegal:
+    """Deterministic: the legal action with the lowest id."""
+
+    name = "first"
+
+    def act_batch(self, observations, masks):
+        return np.argmax(masks, axis=1).astype(np.int64)
+
+
+@pytest.mark.parametrize("env_id", ["piquet-v0", "banque-v0"])
+def test_duplicate__one_deterministic_agent_against_itself_is_exactly_even(env_id):
+    """Each deck is played from both seatings, so a deterministic agent against its copy wins
+    one and loses one of every deck's games: mean 0 with a zero-width interval over decks.
+    Independent deals give the same agent a random mean around 0 (each game its own cards)."""
+    config = {"num_players": 2} if env_id == "banque-v0" else {}
+    dup = arena.head_to_head(env_id, FirstLegal(), FirstLegal(), n=12, seed=4, config=config)
+    assert dup["deals"] == "duplicate" and dup["decks"] == 12 and dup["games"] == 24
+    assert dup["mean_return"] == 0 and dup["return_ci_low"] == dup["return_ci_high"] == 0
+    assert dup["wins"] == dup["losses"] == 12
+    ind = arena.head_to_head(
+        env_id, FirstLegal(), FirstLegal(), n=12, seed=4, config=config, deals="independent"
+    )
+    assert ind["decks"] == 24 and ind["return_ci_high"] > ind["return_ci_low"]
+
+
+def test_duplicate__the_engine_deals_the_same_cards_to_rows_of_one_seed():
+    venv = cardenvs.make_vector("piquet-v0", 4, seed=[7, 9, 7, 9])
+    obs, mask, info = venv.reset()
+    assert (obs[0] == obs[2]).all() and (obs[1] == obs[3]).all() and (obs[0] != obs[1]).any()
+    obs2, *_ = cardenvs.make_vector("piquet-v0", 2, seed=7).reset()
+    assert (obs2[0] == obs[0]).all()  # seed[b] is the seed a single row gets
+    with pytest.raises(ValueError, match=r"one int per row \(4\), got shape \(3,\)"):
+        venv.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"seed\[1\] must be in 0\.\."):
+        venv.reset(seed=[1, -2, 3, 4])
+    with pytest.raises(ValueError, match=r"seed\[0\] must be an int"):
+        venv.reset(seed=["a", 2, 3, 4])
+
+
+def test_duplicate__a_round_robin_deals_game_d_of_every_seating_and_pair_one_deck():
+    field = arena.round_robin("esel-v0", ["random", "heuristic", FirstLegal()], n=5, config=ESEL2)
+    for data in field["pairs"].values():
+        np.testing.assert_array_equal(data["deck"], np.tile(np.arange(5), 2))
+    ind = arena.round_robin(
+        "esel-v0", ["random", "heuristic"], n=5, config=ESEL2, deals="independent"
+    )
+    assert len(set(ind["pairs"][(0, 1)]["deck"].tolist())) == 10
 
 
 def test_round_robin__rates_a_field_with_the_first_agent_at_zero():

@@ -45,6 +45,8 @@ model               a model saved by ``train/ppo.py`` (``model.npz``) or by
                     with the model itself (search at play time; 0, the default: the model alone)
 --ismcts-rollout    ISMCTS roll-outs: random legal moves (default), the game's heuristic or
                     the zoo's model of the game
+--deals             duplicate (default: each deck from every seating, the interval over decks)
+                    or independent (a deck per game)
 --json              write the results here
 """
 
@@ -60,6 +62,7 @@ import cardenvs
 from cardenvs.agents.ismcts import ROLLOUTS, ISMCTSAgent
 from cardenvs.agents.policy import PolicyAgent
 from cardenvs.arena import (
+    DEALS,
     SPEC_HELP,
     TRUSTED_HELP,
     arrangements,
@@ -98,6 +101,7 @@ def evaluate(
     rollout: str = "random",
     search: int = 0,
     trusted: bool = False,
+    deals: str = "duplicate",
 ) -> list[dict]:
     """Win rates of ``model`` (a path to a ``.npz`` or ``.zip`` model, a loaded ``NumpyPolicy`` or
     ``MaskablePPO``) against each opponent kind; with ``search`` > 0 the model plays through
@@ -115,7 +119,9 @@ def evaluate(
             trusted=trusted,
             name=kind,
         )
-        row = head_to_head(game, agent, opponent, n, seed, config, solo=solo, side=side)
+        row = head_to_head(
+            game, agent, opponent, n, seed, config, solo=solo, side=side, deals=deals
+        )
         row["opponent"] = kind
         rows.append(row)
     return rows
@@ -189,6 +195,13 @@ def parse(argv=None):
         default=0,
         help="play the model through ISMCTS with this many iterations a move (default 0: the "
         "model alone)",
+    )
+    p.add_argument(
+        "--deals",
+        choices=DEALS,
+        default="duplicate",
+        help="duplicate (default): each deck played from every seating, the interval over decks; "
+        "independent: a deck per game",
     )
     p.add_argument("--json", default=None, help="also write the results to this JSON file")
     a = p.parse_args(argv)
@@ -342,6 +355,7 @@ def main(argv=None) -> list[dict]:
         rollout=a.ismcts_rollout,
         search=a.search,
         trusted=a.trusted,
+        deals=a.deals,
     )
     for r in rows:
         print(line(a.game, r))

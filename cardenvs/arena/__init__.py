@@ -22,7 +22,15 @@ The baseline agents themselves are ``cardenvs.agents`` (the repository's ``agent
 shipped under the package).
 """
 
-from .match import DEALS, arrangements, head_to_head, pair_points, play_games, round_robin
+from .match import (
+    DEALS,
+    arrangements,
+    deck_means,
+    head_to_head,
+    pair_points,
+    play_games,
+    round_robin,
+)
 from .specs import (
     SPEC_HELP,
     TRUSTED_HELP,
@@ -62,6 +70,7 @@ __all__ = [
     "bradley_terry",
     "check_spec",
     "count_outcomes",
+    "deck_means",
     "head_to_head",
     "make_agent",
     "mean_interval",

@@ -4,8 +4,15 @@
 ``head_to_head`` plays an agent against an opponent over every seating that uses both;
 ``round_robin`` plays every pair of a field of agents and rates them (Bradley-Terry). Whole
 games or single deals are the game's ``episode`` option in ``config`` (``"game"`` or
-``"deal"``). The deals are ``deals="independent"`` (a fresh deck per game, from the seed): the
-parameter is where duplicate deals (the same deck from every seating) will be chosen.
+``"deal"``).
+
+Deals (``deals=``): ``"duplicate"`` (the default) plays each deck once from every seating of the
+agents (game ``d`` of every seating is dealt from seed ``seed + d``: a game's deals depend only on
+its seed, never on the actions, ``core.rng``), so each agent meets the same cards from every
+seat and the luck of the deal cancels out of the comparison; the mean reward's interval is then
+computed over decks (each deck one sample: the mean over its games). ``"independent"`` deals
+every game its own deck (game ``b`` of the engine from seed ``seed + b``) and counts each seat
+as one sample.
 """
 
 from __future__ import annotations
@@ -27,8 +34,8 @@ from .stats import (
     win_shares,
 )
 
-#: the deals an evaluation can be played on (``deals=``)
-DEALS = ("independent",)
+#: the deals an evaluation can be played on (``deals=``; the module docstring)
+DEALS = ("duplicate", "independent")
 SCORE_KEYS = ("totals", "banks")  # a game's final score per seat (Esel: banks, fewer is better)
 
 
@@ -43,9 +50,18 @@ def arrangements(num_seats: int) -> list[tuple[int, ...]]:
     return [a for a in itertools.product((0, 1), repeat=num_seats) if 0 < sum(a) < num_seats]
 
 
-def play_games(env_id: str, seats, agents, n: int, seed: int, config: dict | None = None):
+def deck_means(samples, decks) -> np.ndarray:
+    """The mean of ``samples`` per deck (``decks[i]`` the deck of sample ``i``), in deck order."""
+    decks = np.asarray(decks)
+    ids, inverse = np.unique(decks, return_inverse=True)
+    sums = np.bincount(inverse, weights=np.asarray(samples, float), minlength=ids.size)
+    return sums / np.bincount(inverse, minlength=ids.size)
+
+
+def play_games(env_id: str, seats, agents, n: int, seed, config: dict | None = None):
     """Play ``n`` games with agent ``seats[p]`` in seat ``p`` (or ``seats[b, p]`` in game ``b``:
-    one seating per game), game ``b`` dealt from seed ``seed + b``; returns (rewards (n, P),
+    one seating per game), game ``b`` dealt from seed ``seed + b`` (or ``seed[b]`` given one seed
+    per game: games of one seed deal the same cards); returns (rewards (n, P),
     totals (n, P) or None, decisions per agent, seconds per agent). An agent with ``act_row``
     (search) acts from the engine's state one row at a time, the others by ``act_batch``."""
     config = dict(config or {})
@@ -100,7 +116,7 @@ def head_to_head(
     solo: bool = False,
     side: bool = False,
     *,
-    deals: str = "independent",
+    deals: str = "duplicate",
     trusted: bool = False,
 ) -> dict:
     """``agent`` against ``opponent`` (agents or specs, ``make_agent``): ``n`` games for every
@@ -120,7 +136,9 @@ def head_to_head(
     of those same units (with ``side``: the mean of the side's seats, per game), with its 95%
     normal-approximation interval ``return_ci_low`` to ``return_ci_high`` (``mean_interval``;
     each seat counted as one sample: the agent's seats of one game are not independent when it
-    holds several, so that interval is then somewhat narrow)."""
+    holds several, so that interval is then somewhat narrow). With ``deals="duplicate"`` (the
+    default) the ``n`` decks are played from every seating and the interval is over decks (each
+    deck's mean over its units), ``decks`` is ``n``; the counts and the mean are as above."""
     check_deals(deals)
     config = dict(config or {})
     agent, opponent = (
@@ -138,7 +156,9 @@ def head_to_head(
     elif solo:
         arr = arr[arr.sum(axis=1) == 1]
     seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
-    r, totals, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seed, config)
+    deck = np.tile(np.arange(n), len(arr))  # duplicate: game d of every arrangement, one deck
+    seeds = [seed + int(d) for d in deck] if deals == "duplicate" else seed
+    r, totals, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seeds, config)
     mine = seats == 1
     won = (win_shares(r) * mine).sum()
     # with ``side`` a game counts once (its seats' shares summed); otherwise each seat played
@@ -148,7 +168,12 @@ def head_to_head(
         results = np.where(mine, outcomes(r), LOST).max(axis=1)
     else:
         samples, results = r[mine], outcomes(r)[mine]
-    mean, r_lo, r_hi = mean_interval(samples)
+    if deals == "duplicate":  # one sample per deck: the mean of its units, every seating
+        decks = deck if side else np.broadcast_to(deck[:, None], mine.shape)[mine]
+        _, r_lo, r_hi = mean_interval(deck_means(samples, decks))
+        mean = float(np.mean(samples))
+    else:
+        mean, r_lo, r_hi = mean_interval(samples)
     decisions, spent = dec[1], sp[1]
     lo, hi = wilson(won, played)
     return {
@@ -165,6 +190,7 @@ def head_to_head(
         "mean_score": None if totals is None else float((totals * mine).sum() / mine.sum()),
         "decisions_per_s": decisions / spent if spent else None,
         "deals": deals,
+        "decks": n if deals == "duplicate" else len(seats),
     }
 
 
@@ -184,7 +210,7 @@ def round_robin(
     config: dict | None = None,
     *,
     n_search: int | None = None,
-    deals: str = "independent",
+    deals: str = "duplicate",
     trusted: bool = False,
     time_limit: float | None = None,
     batch: int = 16,
@@ -209,7 +235,10 @@ def round_robin(
     every game), ``decisions_per_s``, ``seats_played``), and ``pairs``: per pair of agent
     indices ``(i, j)``, per game of theirs ``points`` (i's share against j: ``pair_points``),
     ``weight`` (the seat pairs of i against j in that game), ``returns`` (each one's mean reward
-    per game) and ``seatings`` (per seating: its name, games, i's points).
+    per game), ``deck`` (each game's deck: with duplicate deals, game ``d`` of every
+    seating of every pair is dealt from seed ``seed + d``; independent deals give every game its
+    own) and ``seatings`` (per seating: its name, games, i's points). With duplicate deals an
+    agent's ``return_ci95`` is over decks (each deck's mean over that agent's seats).
     """
     check_deals(deals)
     config = dict(config or {})
@@ -232,6 +261,7 @@ def round_robin(
     won, seats_played, score_sum = np.zeros(k), np.zeros(k), np.zeros(k)
     pair_wins = np.zeros((k, k))
     rewards: list[list[np.ndarray]] = [[] for _ in range(k)]  # per agent: its seats' rewards
+    deck_of: list[list[np.ndarray]] = [[] for _ in range(k)]  # and each one's deck
     results: list[list[np.ndarray]] = [[] for _ in range(k)]  # and their outcomes
     decisions, spent = np.zeros(k), np.zeros(k)
     pairs = list(itertools.combinations(range(k), 2))
@@ -239,7 +269,13 @@ def round_robin(
     pair_data: dict[tuple[int, int], dict] = {}
     step = 0
     for i, j in pairs:
-        data = pair_data[(i, j)] = {"points": [], "weight": [], "returns": ([], []), "seatings": []}
+        data = pair_data[(i, j)] = {
+            "points": [],
+            "weight": [],
+            "returns": ([], []),
+            "deck": [],
+            "seatings": [],
+        }
         for seats in arr:
             ids = (i, j)
             label = "".join("AB"[x] for x in seats)
@@ -262,9 +298,13 @@ def round_robin(
             ]
             searching = any(hasattr(a, "act_row") for a in playing)
             games = n_search if searching and n_search is not None else n
-            r, totals, dec, sp = play_games(
-                env_id, seats, playing, games, seed + 1000 * step, config
-            )
+            if deals == "duplicate":  # game d of every seating and pair: one deck
+                deck = np.arange(games)
+                seeds = [seed + d for d in range(games)]
+            else:
+                deck = seed + 1000 * step + np.arange(games)  # the game's own seed
+                seeds = seed + 1000 * step
+            r, totals, dec, sp = play_games(env_id, seats, playing, games, seeds, config)
             step += 1
             for x in range(2):
                 decisions[ids[x]] += dec[x]
@@ -276,6 +316,7 @@ def round_robin(
                 won[a] += share[:, p].sum()
                 seats_played[a] += games
                 rewards[a].append(r[:, p])
+                deck_of[a].append(deck)
                 results[a].append(result[:, p])
                 if totals is not None:
                     score_sum[a] += totals[:, p].sum()
@@ -291,12 +332,18 @@ def round_robin(
             data["weight"].append(np.full(games, (s == 0).sum() * (s == 1).sum(), float))
             data["returns"][0].append(r[:, s == 0].mean(axis=1))
             data["returns"][1].append(r[:, s == 1].mean(axis=1))
+            data["deck"].append(deck)
             data["seatings"].append({"seats": label, "games": games, "a": float(points.sum())})
     ratings = bradley_terry(pair_wins)
     rows = {}
     for a, name in enumerate(names):
         lo, hi = wilson(won[a], seats_played[a])
-        mean, r_lo, r_hi = mean_interval(np.concatenate(rewards[a]))
+        samples = np.concatenate(rewards[a])
+        if deals == "duplicate":
+            _, r_lo, r_hi = mean_interval(deck_means(samples, np.concatenate(deck_of[a])))
+            mean = float(samples.mean())
+        else:
+            mean, r_lo, r_hi = mean_interval(samples)
         rows[name] = {
             "win_rate": won[a] / seats_played[a],
             "ci95": [lo, hi],
@@ -312,6 +359,7 @@ def round_robin(
         data["points"] = np.concatenate(data["points"])
         data["weight"] = np.concatenate(data["weight"])
         data["returns"] = tuple(np.concatenate(x) for x in data["returns"])
+        data["deck"] = np.concatenate(data["deck"])
     return {
         "num_seats": P,
         "baseline": 1.0 / P,

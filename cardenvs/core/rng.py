@@ -85,3 +85,26 @@ def check_seed(seed, rows: int = 1) -> int:
             f"seed is at most {MAX_SEED}), got {seed}"
         )
     return int(seed)
+
+
+def check_row_seeds(seeds, rows: int) -> tuple[int, ...]:
+    """Validate one seed per row of a batched engine (a 1-D sequence of ``rows`` ints, each in
+    ``0..MAX_SEED``; seeds may repeat: rows with one seed deal the same cards), else
+    ``ValueError`` naming what is wrong."""
+    try:
+        arr = np.asarray(seeds, dtype=object)
+    except Exception:  # noqa: BLE001 - any unreadable sequence is a bad seed
+        arr = None
+    if arr is None or arr.ndim != 1 or arr.shape[0] != rows:
+        shape = None if arr is None else arr.shape
+        raise ValueError(
+            f"seed as a sequence must hold one int per row ({rows}), got shape {shape}"
+        )
+    out = []
+    for b, x in enumerate(arr):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+            raise ValueError(f"seed[{b}] must be an int in 0..{MAX_SEED}, got {x!r}")
+        if not 0 <= int(x) <= MAX_SEED:
+            raise ValueError(f"seed[{b}] must be in 0..{MAX_SEED}, got {x}")
+        out.append(int(x))
+    return tuple(out)

@@ -84,7 +84,7 @@ from .coldstart import LOG, announce, plain_function, plain_twin, say, warmup_fo
 from .direct import entry_for
 from .game import GameDef
 from .messages import brief
-from .rng import MAX_EPISODE, check_seed, key_from_seed, mix64
+from .rng import MAX_EPISODE, check_row_seeds, check_seed, key_from_seed, mix64
 from .scene import resolve_view
 from .seats import check_seats
 from .state import ARRAYS, PackedState
@@ -283,8 +283,10 @@ class CardVectorEnv:
         self.autoreset = bool(autoreset)
         self.validate = bool(validate)
         n = self.num_envs
-        if seed is not None:
-            check_seed(seed, rows=n)  # a bad seed fails here, not at the first reset()
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seed = check_row_seeds(seed, n)  # a bad seed fails here, not at the first reset()
+        elif seed is not None:
+            check_seed(seed, rows=n)
         self.state = PackedState(*g.layout.new(n))  # this module's class (a plain twin's
         # layout makes its copy's), so that an engine pickles in any process
         self._obs = np.zeros((n, g.obs_dim), np.float32)
@@ -456,8 +458,10 @@ class CardVectorEnv:
 
         Args:
             seed: row ``b`` is seeded with ``seed + b`` (``seed`` in
-                ``0..MAX_SEED - num_envs + 1``); ``None`` continues the episode counter of the
-                previous seed (or, on the first call, takes the constructor's seed or draws one).
+                ``0..MAX_SEED - num_envs + 1``), or with ``seed[b]`` given a sequence of one
+                seed per row (rows with the same seed deal the same cards: duplicate deals);
+                ``None`` continues the episode counter of the previous seed (or, on the first
+                call, takes the constructor's seed or draws one).
             options: ``{"deck": order}`` fixes the first deal (one order for every row, or one
                 per row), ``{"dealer": seat}`` (an int, or one per row) fixes the dealer,
                 ``{"episode": k}`` (an int in ``0..MAX_EPISODE``) starts episode ``k`` of the
@@ -470,7 +474,13 @@ class CardVectorEnv:
             seed = self._seed_arg
         # validate everything before changing anything, so a bad call leaves the engine usable
         reseed = seed is not None or not self._started
-        seed = check_seed(seed, rows=n) if reseed else self.seed
+        per_row = reseed and isinstance(seed, (list, tuple, np.ndarray))
+        if per_row:
+            seed = check_row_seeds(seed, n)
+        elif reseed:
+            seed = check_seed(seed, rows=n)
+        else:
+            seed = self.seed
         episode = None
         if isinstance(options, dict) and "episode" in options:
             options = dict(options)
@@ -478,7 +488,8 @@ class CardVectorEnv:
         decks, dealers = self._parse_options(options)
         if reseed:
             self.seed = seed
-            self._keys = np.array([key_from_seed(seed + b) for b in range(n)], np.uint64)
+            row_seeds = seed if per_row else [seed + b for b in range(n)]
+            self._keys = np.array([key_from_seed(x) for x in row_seeds], np.uint64)
         if episode is not None:
             self._episodes = np.full(n, episode, np.uint64)
         elif reseed:
