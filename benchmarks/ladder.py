@@ -83,6 +83,7 @@ from cardenvs.arena import (
     wdl_text,
     wilson,
 )
+from cardenvs.arena.ladder import FORMAT, FORMAT_VERSION, REFERENCE, rules_of
 from cardenvs.arena.specs import DEFAULT_ROLLOUT
 from train.table import SETTINGS
 
@@ -498,6 +499,41 @@ def chart(report: dict, path: Path) -> bool:
     return True
 
 
+def reference_of(rep: dict) -> dict:
+    """The shipped reference ladder made of a ladder report (``cardenvs.arena.rate``'s format):
+    the agents' specs and ratings, the deals, the rules every option of the config."""
+    if rep.get("deals") != "duplicate":
+        raise ValueError("a reference ladder is built on duplicate deals (--deals duplicate)")
+    models = [k for k in rep["agents"] if model_path(k) is not None]
+    if models:
+        raise ValueError(f"a reference ladder ships no model files: leave out {models}")
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "setting": rep["setting"],
+        "env_id": rep["env_id"],
+        "config": rep["config"],
+        "rules": rules_of(rep["env_id"], rep["config"]),
+        "deals": {"seed": rep["seed"], "decks": rep["n"], "decks_search": rep["n_search"]},
+        "agents": {
+            kind: {"spec": kind, "rating": row["rating"], "ci95": row["ci95"]}
+            for kind, row in rep["ratings"].items()
+        },
+        "built": f"python -m benchmarks.ladder --reference --settings {rep['setting']} --agents "
+        f"{' '.join(rep['agents'])} --n {rep['n']} --n-search {rep['n_search']} --episode "
+        f"{rep['config']['episode']} --seed {rep['seed']}",
+        "cardenvs": cardenvs.__version__,
+    }
+
+
+def write_reference(rep: dict) -> Path:
+    """Write ``rep``'s reference ladder into the package (``cardenvs/arena/reference``)."""
+    REFERENCE.mkdir(parents=True, exist_ok=True)
+    path = REFERENCE / f"{rep['setting']}.json"
+    path.write_text(json.dumps(reference_of(rep), indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(
         prog="python -m benchmarks.ladder", description=__doc__.split("\n\n")[0]
@@ -533,7 +569,17 @@ def main(argv=None) -> dict:
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
+    p.add_argument(
+        "--reference",
+        action="store_true",
+        help="also write each setting's reference ladder into the package "
+        "(cardenvs/arena/reference/<setting>.json, what cardenvs.arena.rate rates on)",
+    )
     a = p.parse_args(argv)
+    if a.reference and a.deals != "duplicate":
+        p.error("--reference: a reference ladder is built on duplicate deals (leave --deals out)")
+    if a.reference and a.agents and any(model_path(k) is not None for k in a.agents):
+        p.error("--reference: a reference ladder ships no model files; leave model: agents out")
     unknown = [s for s in a.settings if s not in SETTINGS]
     if unknown:
         p.error(f"unknown settings {unknown}; available: {list(SETTINGS)}")
@@ -567,6 +613,9 @@ def main(argv=None) -> dict:
         table = markdown(rep)
         (out / f"{setting}.md").write_text(table + "\n")
         chart(rep, out / f"{setting}.png")
+        if a.reference:
+            path = write_reference(rep)
+            print(f"reference ladder of {setting}: {path}", file=sys.stderr)
         reports[setting] = rep
         if not a.quiet:
             print(table + "\n")

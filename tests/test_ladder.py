@@ -335,3 +335,27 @@ def test_ladder__an_sb3_zip_agent_needs_trusted(tmp_path, capsys, monkeypatch):
     assert (f"ppo:{zipped}", True) in built
     assert {(k, t) for k, t in built if k != "random"} == {(f"ppo:{zipped}", True)}
     assert f"ppo:{zipped}" in reports["esel-v0_2p"]["agents"]
+
+
+def test_ladder__reference_writes_a_ladder_that_rate_rates_on(tmp_path, monkeypatch):
+    """``--reference`` writes the setting's reference ladder (``cardenvs.arena.rate``'s format:
+    specs, ratings, the duplicate deals, today's rules), and an agent is rated on it."""
+    import cardenvs.arena.ladder as reference_ladder
+    from cardenvs import arena
+
+    monkeypatch.setattr(ladder, "REFERENCE", tmp_path / "ref")
+    monkeypatch.setattr(reference_ladder, "REFERENCE", tmp_path / "ref")
+    args = ["--settings", "esel-v0_2p", "--agents", "random", "heuristic", "--n", "4"]
+    ladder.main([*args, "--bootstrap", "10", "--quiet", "--out", str(tmp_path), "--reference"])
+    ref = arena.reference("esel-v0_2p")
+    assert ref["deals"] == {"seed": 0, "decks": 4, "decks_search": 10}
+    assert (
+        ref["agents"]["random"]["rating"] == 0 and ref["agents"]["heuristic"]["spec"] == "heuristic"
+    )
+    assert "--agents random heuristic --n 4" in ref["built"]
+    out = arena.rate("heuristic", "esel-v0_2p")
+    assert out["games"] == 2 * (4 + 4) and set(out["against"]) == {"random", "heuristic"}
+    with pytest.raises(SystemExit):  # a reference is made of duplicate deals only
+        ladder.main(
+            [*args, "--quiet", "--out", str(tmp_path), "--reference", "--deals", "independent"]
+        )

@@ -16,12 +16,15 @@ drawn and lost and the mean reward with its 95% interval beside it.
 - ``make_agent(spec, env_id, seed=..., config=...)``: a spec becomes an agent (``specs``);
 - ``head_to_head``: one agent against an opponent; ``round_robin``: a field, rated
   (Bradley-Terry, Elo scale); ``play_games``: the loop both use (``match``);
+- ``rate(agent, setting)``: a user's agent placed on the shipped reference ladder of a setting
+  (``ladder``; ``references()`` lists them);
 - ``outcomes``, ``mean_interval``, ``wilson``, ``bradley_terry``: the statistics (``stats``).
 
 The baseline agents themselves are ``cardenvs.agents`` (the repository's ``agents/`` folder,
 shipped under the package).
 """
 
+from .ladder import rate, reference, references
 from .match import (
     DEALS,
     arrangements,
@@ -79,6 +82,9 @@ __all__ = [
     "pair_points",
     "parse_search",
     "play_games",
+    "rate",
+    "reference",
+    "references",
     "reward_text",
     "round_robin",
     "sb3_zip",
