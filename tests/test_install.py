@@ -139,3 +139,17 @@ def test_install__a_plain_install_plays_against_the_baselines_and_runs_the_evalu
     ran = _run_installed(target, away, [str(script)], timeout=600)
     assert ran.returncode == 0, ran.stderr[-3000:]
     assert "against heuristic: won" in ran.stdout and "rating" in ran.stdout
+
+
+def test_install__the_package_list_is_the_tree():
+    """``pyproject.toml`` lists the packages (so that ``cardenvs.agents`` maps to ``agents/``):
+    every package folder of ``cardenvs/`` is listed, and nothing else but that mapping."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    tree = {
+        ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "cardenvs").rglob("__init__.py")
+    }
+    assert set(config["packages"]) == tree | {"cardenvs.agents"}
+    assert config["package-dir"] == {"cardenvs.agents": "agents"}
+    assert (ROOT / "agents" / "__init__.py").is_file()
