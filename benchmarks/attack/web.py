@@ -635,7 +635,7 @@ def web_saves(folders: Folders) -> list[Case]:
     def checked_first(kind):
         def run():
             from cardenvs import web
-            from cardenvs.play import RandomPlayer
+            from cardenvs.agents import RandomAgent
 
             folder = folders.new("web-path")
             (folder / "old.json").write_text("keep")
@@ -646,7 +646,7 @@ def web_saves(folders: Folders) -> list[Case]:
             }[kind]
             refuses(
                 lambda: web.make_server(
-                    "piquet-v0", 0, RandomPlayer(0), record_path=path
+                    "piquet-v0", 0, RandomAgent(0), record_path=path
                 ).server_close(),
                 names=("record_path",),
             )

@@ -32,13 +32,13 @@ class WebTarget:
         episode: str = "game",
     ):
         from cardenvs import web
-        from cardenvs.play import RandomPlayer
+        from cardenvs.agents import RandomAgent
 
         self.folder = folder
         self.server = web.make_server(
             "piquet-v0",
             0,
-            RandomPlayer(opponent_seed),
+            RandomAgent(opponent_seed),
             config={"episode": episode},
             seed=11,
             record_path=folder / record_name,

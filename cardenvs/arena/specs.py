@@ -39,6 +39,7 @@ TRUSTED_HELP = (
     "so give --trusted only for files you trained or got from someone you would let run code on "
     "this machine; a .npz model is read without pickles and never needs it"
 )
+_WARNED: set[str] = set()  # old model spellings already warned about
 _SEARCH = re.compile(r"(zoo\+)?ismcts@([0-9]+)(?::([a-z]+))?")
 
 
@@ -152,7 +153,8 @@ def _build(spec, env_id, seed, config, trusted, time_limit, batch):
 
     path = model_path(spec)
     if path is not None:
-        if not spec.startswith("model:"):
+        if not spec.startswith("model:") and spec not in _WARNED:
+            _WARNED.add(spec)  # once per spec and process (an arena makes agents per seating)
             warnings.warn(
                 f"the agent spec {spec!r} is an old spelling of 'model:{path}' and will stop "
                 "working in the next release; write model:<path>",

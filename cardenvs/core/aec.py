@@ -62,7 +62,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .messages import brief
-from .rng import MAX_EPISODE
+from .rng import MAX_EPISODE, check_seed
 from .scene import resolve_view
 from .vector import CardVectorEnv, check_int
 
@@ -225,6 +225,8 @@ class CardAECEnv(AECEnv):
                     f"{list(RESET_OPTIONS)}"
                 )
                 options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
+        if seed is not None:
+            check_seed(seed)  # one game: one int seed (the batched engine also takes one per row)
         self._check_episode(seed, options)
         self._poll_warmup()
         self._engine.reset(seed=seed, options=options)
