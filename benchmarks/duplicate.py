@@ -14,7 +14,7 @@ independent: below 1, duplicate deals narrowed the interval; the number of games
 the same width scales with the ratio squared). A pair without a zoo model for the setting is
 skipped with a note.
 
-Writes ``duplicate.json`` and ``duplicate.md`` into ``--out``.
+Writes ``duplicate-<episode>.json`` and ``duplicate-<episode>.md`` into ``--out``.
 """
 
 from __future__ import annotations
@@ -118,9 +118,9 @@ def main(argv=None) -> dict:
             report["rows"].append(row)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "duplicate.json").write_text(json.dumps(report, indent=2))
+    (out / f"duplicate-{a.episode}.json").write_text(json.dumps(report, indent=2))
     table = markdown(report)
-    (out / "duplicate.md").write_text(table + "\n")
+    (out / f"duplicate-{a.episode}.md").write_text(table + "\n")
     print(table)
     return report
 
