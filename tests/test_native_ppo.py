@@ -950,3 +950,27 @@ def test_table__the_readme_shows_the_committed_runs():
     kept = [name for name in SETTINGS if (DOCS / name / "summary.json").exists()]
     assert kept == list(SETTINGS), f"settings without a kept run: {set(SETTINGS) - set(kept)}"
     assert table() in (ROOT / "README.md").read_text()
+
+
+def test_trainer__init_starts_from_a_models_weights(tmp_path, capsys):
+    """``--init model.npz``: the network takes the model's sizes and weights (a best response
+    can start from the zoo's model); a model of another game is a usage error."""
+    pytest.importorskip("torch")
+    from harness import random_model
+
+    from train.ppo import build_agent, load_numpy_policy, parse, to_numpy_policy
+
+    path = random_model(tmp_path / "m.npz", "piquet-v0", hidden=(8, 4), seed=2)
+    args = parse(["--game", "piquet-v0", "--init", str(path), "--net", "64"])
+    assert args.net == [8, 4] and args.activation == args.init_policy.header["net"]["activation"]
+    policy = args.init_policy
+    agent = build_agent(policy.obs_dim, policy.num_actions, args.net, args.activation)
+    load_numpy_policy(agent, policy)
+    again = to_numpy_policy(agent, policy.header)
+    for (w, b), (w2, b2) in zip(policy.pi + policy.vf, again.pi + again.vf, strict=True):
+        np.testing.assert_array_equal(w, w2)
+        np.testing.assert_array_equal(b, b2)
+    esel = random_model(tmp_path / "e.npz", "esel-v0")
+    with pytest.raises(SystemExit):
+        parse(["--game", "piquet-v0", "--init", str(esel)])
+    assert f"--init '{esel}'" in capsys.readouterr().err

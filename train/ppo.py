@@ -216,6 +216,11 @@ def parse(argv=None) -> argparse.Namespace:
     )
     a("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
     a("--out", help="output folder (default runs/native-<game>)")
+    a(
+        "--init",
+        help="start from this .npz model's weights (of --game; its network sets --net and "
+        "--activation), e.g. a best response started from the zoo's model",
+    )
     game = p.parse_known_args(argv)[0].game
     tuned = hyperparams.native_defaults(game)
     unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
@@ -234,6 +239,14 @@ def parse(argv=None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and not (math.isfinite(value) and allowed(value)):
             p.error(f"--{name.replace('_', '-')} must be {what}, got {value}")
+    if args.init is not None:  # the network is the model's: checked and read here
+        try:
+            args.init_policy = NumpyPolicy.load(args.init)
+            args.init_policy.check(args.game)
+        except (ValueError, OSError) as e:
+            p.error(f"--init {args.init!r}: {e}")
+        args.net = list(args.init_policy.hidden)
+        args.activation = args.init_policy.header["net"]["activation"]
     if min(args.net) < 1:
         p.error(f"every --net size must be at least 1, got {args.net}")
     seats = 0
@@ -679,6 +692,19 @@ class Snapshot:
         return actions.cpu().numpy()
 
 
+def load_numpy_policy(agent, policy: NumpyPolicy) -> None:
+    """Copy ``policy``'s weights into ``agent`` (``build_agent`` of the same sizes): the
+    inverse of ``to_numpy_policy``."""
+    import torch
+
+    with torch.no_grad():
+        for layers, net in ((policy.pi, agent.actor), (policy.vf, agent.critic)):
+            linear = [m for m in net if hasattr(m, "weight")]
+            for (w_t, b), layer in zip(layers, linear, strict=True):
+                layer.weight.copy_(torch.as_tensor(np.ascontiguousarray(w_t.T)))
+                layer.bias.copy_(torch.as_tensor(b))
+
+
 def to_numpy_policy(agent, header: dict) -> NumpyPolicy:
     """The network as a ``NumpyPolicy`` (the ``.npz`` format of ``agents.policy``)."""
     arrays = {}
@@ -1089,7 +1115,10 @@ def train(args, completed: Completed) -> dict:
     rows_n = np.arange(N)
 
     # -- the network and its optimiser ----------------------------------------------------------
-    agent = build_agent(D, A, args.net, args.activation).to(device)
+    agent = build_agent(D, A, args.net, args.activation)
+    if getattr(args, "init_policy", None) is not None:
+        load_numpy_policy(agent, args.init_policy)
+    agent = agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     step_fn, loss_fn = act_step, ppo_loss
     if args.compile:
@@ -1321,7 +1350,7 @@ def train(args, completed: Completed) -> dict:
     train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
     summary = {
         "game": args.game,
-        "args": {k: v for k, v in vars(args).items()},
+        "args": {k: v for k, v in vars(args).items() if k != "init_policy"},
         "git_commit": git_commit(),
         "timesteps": timesteps,
         "trained_decisions": trained,
