@@ -221,6 +221,12 @@ def parse(argv=None) -> argparse.Namespace:
         help="start from this .npz model's weights (of --game; its network sets --net and "
         "--activation), e.g. a best response started from the zoo's model",
     )
+    a(
+        "--init-temperature",
+        type=float,
+        default=1.0,
+        help="--init: divide the model's logits by this (> 1: less sure, more exploration)",
+    )
     game = p.parse_known_args(argv)[0].game
     tuned = hyperparams.native_defaults(game)
     unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
@@ -239,6 +245,8 @@ def parse(argv=None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and not (math.isfinite(value) and allowed(value)):
             p.error(f"--{name.replace('_', '-')} must be {what}, got {value}")
+    if not (math.isfinite(args.init_temperature) and args.init_temperature > 0):
+        p.error(f"--init-temperature must be a positive number, got {args.init_temperature}")
     if args.init is not None:  # the network is the model's: checked and read here
         try:
             args.init_policy = NumpyPolicy.load(args.init)
@@ -692,9 +700,10 @@ class Snapshot:
         return actions.cpu().numpy()
 
 
-def load_numpy_policy(agent, policy: NumpyPolicy) -> None:
+def load_numpy_policy(agent, policy: NumpyPolicy, temperature: float = 1.0) -> None:
     """Copy ``policy``'s weights into ``agent`` (``build_agent`` of the same sizes): the
-    inverse of ``to_numpy_policy``."""
+    inverse of ``to_numpy_policy``. ``temperature`` > 1 divides the policy's logits (its last
+    layer) by it: the same preferences, less sure, so that training explores again."""
     import torch
 
     with torch.no_grad():
@@ -703,6 +712,10 @@ def load_numpy_policy(agent, policy: NumpyPolicy) -> None:
             for (w_t, b), layer in zip(layers, linear, strict=True):
                 layer.weight.copy_(torch.as_tensor(np.ascontiguousarray(w_t.T)))
                 layer.bias.copy_(torch.as_tensor(b))
+        if temperature != 1.0:
+            head = [m for m in agent.actor if hasattr(m, "weight")][-1]
+            head.weight /= temperature
+            head.bias /= temperature
 
 
 def to_numpy_policy(agent, header: dict) -> NumpyPolicy:
@@ -1117,7 +1130,7 @@ def train(args, completed: Completed) -> dict:
     # -- the network and its optimiser ----------------------------------------------------------
     agent = build_agent(D, A, args.net, args.activation)
     if getattr(args, "init_policy", None) is not None:
-        load_numpy_policy(agent, args.init_policy)
+        load_numpy_policy(agent, args.init_policy, args.init_temperature)
     agent = agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     step_fn, loss_fn = act_step, ppo_loss
