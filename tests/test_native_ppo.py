@@ -970,7 +970,15 @@ def test_trainer__init_starts_from_a_models_weights(tmp_path, capsys):
     for (w, b), (w2, b2) in zip(policy.pi + policy.vf, again.pi + again.vf, strict=True):
         np.testing.assert_array_equal(w, w2)
         np.testing.assert_array_equal(b, b2)
+    load_numpy_policy(agent, policy, temperature=4.0)  # the same preferences, less sure
+    softer = to_numpy_policy(agent, policy.header)
+    np.testing.assert_allclose(softer.pi[-1][0], policy.pi[-1][0] / 4.0, rtol=1e-6)
+    np.testing.assert_array_equal(softer.pi[0][0], policy.pi[0][0])
+    np.testing.assert_array_equal(softer.vf[-1][0], policy.vf[-1][0])
     esel = random_model(tmp_path / "e.npz", "esel-v0")
     with pytest.raises(SystemExit):
         parse(["--game", "piquet-v0", "--init", str(esel)])
     assert f"--init '{esel}'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        parse(["--game", "piquet-v0", "--init", str(path), "--init-temperature", "0"])
+    assert "--init-temperature must be a positive number" in capsys.readouterr().err
