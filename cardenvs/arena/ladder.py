@@ -58,7 +58,8 @@ def rules_of(env_id: str, config: dict) -> dict:
     """Every option of ``env_id`` under ``config`` (the game's defaults filled in): the rules a
     reference ladder was built under."""
     game, defaults = lookup(env_id)
-    return game.config_cls.from_kwargs(**(defaults | config)).to_dict()
+    rules = game.config_cls.from_kwargs(**(defaults | config)).to_dict()
+    return json.loads(json.dumps(rules))  # as a JSON file holds them (tuples as lists)
 
 
 def reference(setting: str) -> dict:
