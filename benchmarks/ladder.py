@@ -456,15 +456,21 @@ def summary(out: Path) -> str:
         kinds += [k for k in rep["agents"] if k not in kinds]
     lines = [
         "Strength ladder: Bradley–Terry ratings on the Elo scale (random = 0) with bootstrap 95% "
-        "intervals (`python -m benchmarks.ladder`; per setting: `docs/ladder/<setting>.md`).",
+        "intervals (`python -m benchmarks.ladder`; per setting: `docs/ladder/<setting>.md`). "
+        "Deals: duplicate (each deck from every seating, resampled by deck; these are the "
+        "reference ladders `cardenvs.arena.rate` rates on) or independent (a ladder of before "
+        "2026-12-06, a deck per game).",
         "",
-        "| setting | episode | " + " | ".join(kinds) + " |",
-        "|---|---|" + "---:|" * len(kinds),
+        "| setting | episode | deals | " + " | ".join(kinds) + " |",
+        "|---|---|---|" + "---:|" * len(kinds),
     ]
     for rep in reports:
         cells = [_interval(rep["ratings"][k]) if k in rep["ratings"] else "" for k in kinds]
+        deals = rep.get("deals", "independent")
         lines.append(
-            f"| {rep['setting']} | {rep['config']['episode']} | " + " | ".join(cells) + " |"
+            f"| {rep['setting']} | {rep['config']['episode']} | {deals} | "
+            + " | ".join(cells)
+            + " |"
         )
     return "\n".join(lines)
 

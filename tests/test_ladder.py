@@ -172,6 +172,7 @@ def test_ladder__summary_has_one_line_per_setting(tmp_path):
     rows = [line for line in lines if line.startswith("| piquet-v0 |") or "| esel-v0 |" in line]
     assert len(rows) == 2 and rows[0].startswith("| piquet-v0 |")  # SETTINGS order
     assert "150 [90, 202]" in rows[1] and "0 [0, 0]" in rows[1]
+    assert "| deal | independent |" in rows[0]  # a report without "deals": of before them
 
 
 def test_ladder__bootstrap_fit_ranks_a_dominant_agent_first():
