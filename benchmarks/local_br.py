@@ -211,15 +211,16 @@ def main(argv=None) -> dict:
     if a.n < 2 or a.worlds < 1:
         p.error("--n must be at least 2 and --worlds at least 1")
     report = {"n": a.n, "worlds": a.worlds, "seed": a.seed, "rows": []}
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
     for setting in a.settings:
         for target in a.targets:
             print(f"{setting} against {target}...", file=sys.stderr, flush=True)
             report["rows"].append(measure(setting, target, a.n, a.worlds, a.seed))
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "local_br.json").write_text(json.dumps(report, indent=2))
-    text = markdown(report)
-    (out / "local_br.md").write_text(text + "\n")
+            # written after every row: a long run stopped early keeps what it measured
+            (out / "local_br.json").write_text(json.dumps(report, indent=2))
+            text = markdown(report)
+            (out / "local_br.md").write_text(text + "\n")
     print(text)
     return report
 
