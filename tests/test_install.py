@@ -134,11 +134,13 @@ def test_install__a_plain_install_plays_against_the_baselines_and_runs_the_evalu
     blocks = re.findall(r"```python\n(.*?)```", guide.read_text(encoding="utf-8"), re.DOTALL)
     script = away / "evaluate_guide.py"
     # fewer games than the guide's 20 (its numbers are not checked here; plain Python is slow)
-    script.write_text("\n".join(blocks).replace("n=20,", "n=2,"), encoding="utf-8")
-    assert script.read_text().count("n=2,") == 2
+    text = "\n".join(blocks).replace("n=20,", "n=2,").replace("budget_s=60,", "budget_s=8,")
+    script.write_text(text, encoding="utf-8")
+    assert text.count("n=2,") == 2 and text.count("budget_s=8,") == 1
     ran = _run_installed(target, away, [str(script)], timeout=600)
     assert ran.returncode == 0, ran.stderr[-3000:]
     assert "against heuristic: won" in ran.stdout and "rating" in ran.stdout
+    assert "highest: rating " in ran.stdout  # rated on the shipped reference ladder
 
 
 def test_install__the_package_list_is_the_tree():
