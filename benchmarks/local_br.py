@@ -173,6 +173,17 @@ def measure(setting: str, target_spec: str, n: int, worlds: int, seed: int) -> d
     }
 
 
+def verdict(row: dict) -> str:
+    """``exploited`` (the gain's interval above 0), ``failed estimate`` (below 0) or
+    ``inconclusive``."""
+    lo, hi = row["gain_ci95"]
+    if lo is not None and lo > 0:
+        return "exploited"
+    if hi is not None and hi < 0:
+        return "failed estimate"
+    return "inconclusive"
+
+
 def markdown(report: dict) -> str:
     lines = [
         "# Local best response at the opening decisions",
@@ -183,16 +194,20 @@ def markdown(report: dict) -> str:
         "measured on the true deals; 95% interval over the games (`benchmarks/local_br.py`). A "
         "gain whose interval lies above 0 is a lower bound on the target's exploitability.",
         "",
+        "A gain whose interval lies below 0 is a **failed estimate**: the choices made on the "
+        "determinized deals (which know nothing of what the other seats' play revealed) were "
+        "worse than the target's own, and say nothing of its exploitability.",
+        "",
         "| setting | target | opening decisions (of games) | deviated | gain per deal (95% CI) "
-        "| seconds |",
-        "|---|---|---:|---:|---|---:|",
+        "| verdict | seconds |",
+        "|---|---|---:|---:|---|---|---:|",
     ]
     for r in report["rows"]:
         lo, hi = r["gain_ci95"]
         ci = "" if lo is None else f" ({lo:+.3f} to {hi:+.3f})"
         lines.append(
             f"| {r['setting']} | {r['target']} | {r['decisions']} ({r['games']}) | "
-            f"{r['deviated']} | {r['gain']:+.3f}{ci} | {r['seconds']:.0f} |"
+            f"{r['deviated']} | {r['gain']:+.3f}{ci} | {verdict(r)} | {r['seconds']:.0f} |"
         )
     return "\n".join(lines)
 
@@ -207,7 +222,14 @@ def main(argv=None) -> dict:
     p.add_argument("--worlds", type=int, default=32, help="determinized deals per choice")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(OUT))
+    p.add_argument("--collect", action="store_true", help="only rebuild local_br.md from its JSON")
     a = p.parse_args(argv)
+    if a.collect:
+        report = json.loads((Path(a.out) / "local_br.json").read_text())
+        text = markdown(report)
+        (Path(a.out) / "local_br.md").write_text(text + "\n")
+        print(text)
+        return report
     if a.n < 2 or a.worlds < 1:
         p.error("--n must be at least 2 and --worlds at least 1")
     report = {"n": a.n, "worlds": a.worlds, "seed": a.seed, "rows": []}

@@ -50,3 +50,9 @@ def test_local_br__the_play_out_of_a_finished_choice_is_the_deals_reward():
     r = local_br.play_out(sim, sim.stack([state, state]), [own, own], target, seat)
     assert r[0] == r[1] and r[0] in (-1.0, 0.0, 1.0)
     assert np.isfinite(r).all()
+
+
+def test_local_br__a_negative_gain_is_a_failed_estimate():
+    assert local_br.verdict({"gain_ci95": [0.01, 0.2]}) == "exploited"
+    assert local_br.verdict({"gain_ci95": [-0.045, -0.010]}) == "failed estimate"
+    assert local_br.verdict({"gain_ci95": [-0.1, 0.1]}) == "inconclusive"
