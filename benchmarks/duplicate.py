@@ -25,20 +25,19 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.ladder import game_config
 from cardenvs import arena
 from train.table import SETTINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "benchmarks" / "duplicate"
 PAIRS = ("zoo:heuristic", "heuristic:random")
-MODEL_OPTIONS = ("episode", "reward")
 
 
 def measure(setting: str, pair: str, n: int, seed: int, episode: str) -> dict:
     """Both deals for one setting and pair; the JSON-able row."""
-    env_id, override = SETTINGS[setting]
-    config = {k: v for k, v in override.items() if k not in MODEL_OPTIONS}
-    config |= {"episode": episode, "reward": "win"}
+    env_id = SETTINGS[setting][0]
+    config = game_config(setting, episode)  # the setting's rules, scored by wins
     agent, opponent = pair.split(":")
     row = {"setting": setting, "env_id": env_id, "pair": pair, "config": config, "n": n}
     for deals in ("independent", "duplicate"):

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 import cardenvs
+from benchmarks.ladder import game_config
 from cardenvs.arena import make_agent, mean_interval
 from cardenvs.core.sim import Simulator
 from train.table import SETTINGS
@@ -58,16 +59,11 @@ OPENING = {
     "banque-v0": ("trump",),
     "four_aces-v0": ("draw",),
 }
-MODEL_OPTIONS = ("episode", "reward")
 
 
 def play_config(setting: str) -> dict:
-    """The setting's rules, one deal, rewarded by wins."""
-    override = SETTINGS[setting][1]
-    return {k: v for k, v in override.items() if k not in MODEL_OPTIONS} | {
-        "episode": "deal",
-        "reward": "win",
-    }
+    """The setting's rules, one deal, rewarded by wins (the ladder's config)."""
+    return game_config(setting, "deal")
 
 
 def opening_ids(env_id: str) -> np.ndarray:
