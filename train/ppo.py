@@ -50,6 +50,15 @@ sampled action against its mask (the engine checks every action again).
 into minibatches of about ``--minibatch-size``), ``--epochs`` passes, advantages normalised per
 minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 
+**Magnet** (``--magnet-coef`` > 0; off by default). The equilibrium-seeking update of magnetic
+mirror descent (Sokota et al., ICLR 2023) in PPO form: the loss adds ``--magnet-coef`` times the
+reverse KL from the policy to a magnet policy, ``sum_a pi(a|s) (log pi(a|s) - log rho(a|s))``
+over the legal actions of every trained decision. The magnet ``rho`` is a frozen copy of the
+policy network, first the starting policy (a near-uniform random network, or ``--init``'s
+model), moved to the current policy every ``--magnet-every`` learner decisions. Self-play with a
+pull toward a slowly moving magnet converges in two-player zero-sum games where plain self-play
+can cycle between fixed patterns; ``magnet_kl`` in ``progress.csv`` is the mean KL.
+
 **Arithmetic** (``--precision``). ``fp32``, or ``bf16``: the network's matrix products run in
 bfloat16 under ``torch.autocast`` (rollout, update and league snapshots alike) while the weights,
 the optimiser, the logits, the values, the log-probabilities and the losses stay fp32. ``auto``
@@ -192,6 +201,19 @@ def parse(argv=None) -> argparse.Namespace:
         help="clip the value loss as PPO2 does",
     )
     a("--ent-coef", type=float, help="entropy bonus coefficient")
+    a(
+        "--magnet-coef",
+        type=float,
+        default=0.0,
+        help="weight of the reverse KL from the policy to the magnet policy (0: off; the "
+        "equilibrium-seeking update of magnetic mirror descent)",
+    )
+    a(
+        "--magnet-every",
+        type=int,
+        default=1_000_000,
+        help="learner decisions between moves of the magnet to the current policy",
+    )
     a("--vf-coef", type=float, help="value loss coefficient")
     a("--max-grad-norm", type=float, help="gradient norm clip")
     a("--target-kl", type=float, default=None, help="stop an update's epochs above this KL")
@@ -236,7 +258,7 @@ def parse(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     hyperparams.parse_configs(p, args)
     positive = ("total_timesteps", "num_envs", "num_steps", "threads", "epochs", "minibatch_size")
-    positive += ("pool_size", "snapshot_every", "eval_every", "eval_games")
+    positive += ("pool_size", "snapshot_every", "eval_every", "eval_games", "magnet_every")
     for name in positive:
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
@@ -298,6 +320,7 @@ FLOAT_RANGES = (
     ("gae_lambda", "in [0, 1]", lambda x: 0 <= x <= 1),
     ("clip_coef", "a finite number above 0", lambda x: x > 0),
     ("ent_coef", "a finite number", lambda x: True),
+    ("magnet_coef", "a finite number >= 0 (0: no magnet)", lambda x: x >= 0),
     ("vf_coef", "a finite number", lambda x: True),
     ("max_grad_norm", "a finite number above 0", lambda x: x > 0),
     ("target_kl", "a finite number above 0 (or left out: no early stop)", lambda x: x > 0),
@@ -652,8 +675,12 @@ def act_step(agent, obs, mask):
     return actions, logp, values
 
 
-def ppo_loss(agent, obs, mask, actions, old_logp, adv, ret, old_values, args):
-    """PPO-clip loss of one minibatch and its statistics (tensors)."""
+def ppo_loss(agent, obs, mask, actions, old_logp, adv, ret, old_values, args, magnet_logp=None):
+    """PPO-clip loss of one minibatch and its statistics (tensors): policy loss, value loss,
+    entropy, approximate KL, clip fraction, KL to the magnet (0 without one). With
+    ``magnet_logp`` (the magnet policy's log-probabilities of every action of these rows),
+    ``args.magnet_coef`` times the reverse KL ``sum_a pi(a) (log pi(a) - log magnet(a))`` is
+    added (magnetic mirror descent's pull toward the magnet)."""
     import torch
 
     logits, values = agent(obs, mask)
@@ -672,10 +699,16 @@ def ppo_loss(agent, obs, mask, actions, old_logp, adv, ret, old_values, args):
         v_loss = 0.5 * ((values - ret) ** 2).mean()
     ent = entropy.mean()
     loss = pg_loss - args.ent_coef * ent + args.vf_coef * v_loss
+    if magnet_logp is None:
+        magnet_kl = torch.zeros((), device=logits.device)
+    else:  # illegal actions: probability 0 under both, and 0 * (finite difference) = 0
+        magnet_kl = (logp_all.exp() * (logp_all - magnet_logp)).sum(dim=1).mean()
+        loss = loss + args.magnet_coef * magnet_kl
     with torch.no_grad():
         approx_kl = ((ratio - 1) - log_ratio).mean()
         clipfrac = ((ratio - 1).abs() > args.clip_coef).float().mean()
-    return loss, torch.stack([pg_loss.detach(), v_loss.detach(), ent.detach(), approx_kl, clipfrac])
+    stats = [pg_loss.detach(), v_loss.detach(), ent.detach(), approx_kl, clipfrac]
+    return loss, torch.stack([*stats, magnet_kl.detach()])
 
 
 class Snapshot:
@@ -1133,6 +1166,9 @@ def train(args, completed: Completed) -> dict:
         load_numpy_policy(agent, args.init_policy, args.init_temperature)
     agent = agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    # the magnet (--magnet-coef): a frozen copy of the policy, moved to it every --magnet-every
+    magnet = copy.deepcopy(agent.actor).requires_grad_(False) if args.magnet_coef > 0 else None
+    next_magnet = args.magnet_every
     step_fn, loss_fn = act_step, ppo_loss
     if args.compile:
         step_fn = torch.compile(act_step)
@@ -1288,7 +1324,11 @@ def train(args, completed: Completed) -> dict:
         # -- PPO update on every finished decision ---------------------------------------------
         t0 = time.perf_counter()
         M = b_act.numel()
-        stats = torch.zeros(5)
+        b_mag = None
+        if magnet is not None and M:
+            with torch.no_grad(), autocast(device, args.precision):
+                b_mag = torch.log_softmax(masked_logits(magnet, b_obs, b_mask), dim=1)
+        stats = torch.zeros(6)
         n_mb = 0
         for _epoch in range(args.epochs if M else 0):  # M = 0: no trajectory step closed yet
             perm = torch.randperm(M, device=device)
@@ -1304,6 +1344,7 @@ def train(args, completed: Completed) -> dict:
                         b_ret[mb],
                         b_val[mb],
                         args,
+                        None if b_mag is None else b_mag[mb],
                     )
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
@@ -1336,12 +1377,16 @@ def train(args, completed: Completed) -> dict:
                 "entropy": float(stats[2]),
                 "approx_kl": float(stats[3]),
                 "clipfrac": float(stats[4]),
+                "magnet_kl": float(stats[5]),
                 "explained_variance": explained,
                 "league_games_share": float((league.member >= 0).mean()),
             }
         )
         progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9))
 
+        if magnet is not None and timesteps >= next_magnet:
+            next_magnet += args.magnet_every
+            magnet.load_state_dict(agent.actor.state_dict())
         if timesteps >= next_snapshot:
             next_snapshot += args.snapshot_every
             league.add_snapshot(Snapshot(agent, f"self@{timesteps}", args.precision))
