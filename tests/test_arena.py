@@ -37,6 +37,31 @@ def test_make_agent__every_spec_makes_its_agent_named_by_the_spec(tmp_path):
     assert isinstance(m, PolicyAgent) and m.name == "mine"
 
 
+def test_make_agent__sample_specs_play_a_model_by_sampling_its_policy(tmp_path):
+    """Issue 51: ``sample:model:<path>`` and ``sample:zoo`` play the model's mixed strategy
+    (seeded), where ``model:`` and ``zoo`` take its most probable legal action."""
+    import cardenvs.zoo
+
+    path = random_model(tmp_path / "m.npz", "piquet-v0", seed=1)
+    greedy = arena.make_agent(f"model:{path}", "piquet-v0")
+    mixed = arena.make_agent(f"sample:model:{path}", "piquet-v0", seed=4)
+    assert greedy.deterministic and not mixed.deterministic
+    assert mixed.name == f"sample:model:{path}"
+    venv = cardenvs.make_vector("piquet-v0", 64, seed=0)
+    obs, mask, _ = venv.reset(seed=0)
+    obs, mask = np.repeat(obs[:1], 64, axis=0), np.repeat(mask[:1], 64, axis=0)  # one state
+    assert len(set(greedy.act_batch(obs, mask).tolist())) == 1
+    picks = mixed.act_batch(obs, mask)
+    assert len(set(picks.tolist())) > 1 and mask[np.arange(64), picks].all()
+    again = arena.make_agent(f"sample:model:{path}", "piquet-v0", seed=4)
+    assert np.array_equal(again.act_batch(obs, mask), picks)  # seeded
+    if cardenvs.zoo.has("piquet-v0"):
+        assert not arena.make_agent("sample:zoo", "piquet-v0").deterministic
+    from train.ppo import league_agent
+
+    assert not league_agent(f"sample:model:{path}", "piquet-v0", {}, 0).deterministic
+
+
 def test_make_agent__zoo_specs_use_the_zoo_or_say_it_has_no_model(monkeypatch, tmp_path):
     import cardenvs.zoo
 
@@ -63,6 +88,10 @@ def test_make_agent__zoo_specs_use_the_zoo_or_say_it_has_no_model(monkeypatch, t
         ("zoo+ismcts@5:random", "the ISMCTS budget must be an integer >= 1"),
         ("model:", "needs the model's path"),
         ("model:/no/such/file.npz", "no saved model at '/no/such/file.npz'"),
+        ("sample:heuristic", "sample: plays a model by sampling its policy and takes zoo or"),
+        ("sample:", "sample: plays a model by sampling its policy"),
+        ("sample:model:m.zip", "sample: takes a .npz model, not an SB3 .zip"),
+        ("sample:model:/no/such/file.npz", "no saved model at '/no/such/file.npz'"),
     ],
 )
 def test_make_agent__a_bad_spec_says_what_is_wrong_and_what_is_allowed(spec, message):

@@ -129,7 +129,8 @@ MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 aft
 LEAGUE_KINDS = ("random", "heuristic", "self")  # and the frozen agents: zoo, model:<path>
 LEAGUE_HELP = (
     "random, heuristic, self (snapshots of the learner), zoo (the game's pretrained "
-    "cardenvs.zoo model, greedy) or model:<path> (a .npz model of train/ppo.py, deterministic)"
+    "cardenvs.zoo model, greedy) or model:<path> (a .npz model of train/ppo.py, deterministic); "
+    "sample:zoo or sample:model:<path>: those models sampling their policy"
 )
 SEATINGS = ("auto", "solo", "side", "all")
 PRECISIONS = ("auto", "fp32", "bf16")
@@ -812,10 +813,10 @@ def league_agent(kind: str, game: str, config: dict, seed: int):
 
     if kind == "self":
         return None
-    if kind in ("random", "heuristic", "zoo"):
+    if kind in ("random", "heuristic", "zoo", "sample:zoo"):
         return make_agent(kind, game, seed=seed, config=config)
-    if kind.startswith("model:"):
-        path = kind[len("model:") :]
+    if kind.startswith("model:") or kind.startswith("sample:model:"):
+        path = kind.split("model:", 1)[1]
         if not path:
             raise ValueError("model:<path> needs the path of a .npz model after 'model:'")
         if Path(path).suffix == ".zip":

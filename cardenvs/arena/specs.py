@@ -9,6 +9,9 @@ Specs (``SPEC_HELP``):
   default), ``random`` or ``zoo``; ``zoo+ismcts@<n>`` is the ladder's name of ``ismcts@<n>:zoo``;
   a bare ``ismcts`` is ``ismcts@200:random``, the tournament's old default;
 - ``zoo``: the game's pretrained model for the config's table (``cardenvs.zoo.load``, greedy);
+- ``sample:zoo`` and ``sample:model:<path>``: the same models played by sampling their policy
+  (seeded with the agent's seed) instead of taking the most probable legal action: a policy
+  trained to mix (``train.ppo --magnet-coef``) plays its mixed strategy;
 - ``model:<path>``: a saved model, a ``.npz`` of ``train/ppo.py`` (read without pickles), or an
   SB3 ``.zip`` of ``train/sb3_ppo.py`` only with ``trusted=True`` (loading one runs the code its
   pickles hold). The older spellings ``ppo:<path>`` and a bare ``<path>.npz`` still work for
@@ -29,7 +32,11 @@ from pathlib import Path
 import numpy as np
 
 #: the spec grammar, for error messages and ``--help`` texts
-SPEC_HELP = "random, heuristic, ismcts@<iterations>[:heuristic|random|zoo], zoo, model:<path.npz>"
+SPEC_HELP = (
+    "random, heuristic, ismcts@<iterations>[:heuristic|random|zoo], zoo, model:<path.npz>, "
+    "sample:zoo, sample:model:<path.npz>"
+)
+SAMPLE = "sample:"  # the prefix of a model played by sampling its policy
 #: ISMCTS's roll-out when a spec names none (the ladder's; ``ismcts`` alone keeps ``random``)
 DEFAULT_ROLLOUT = "heuristic"
 #: the bare ``ismcts`` spec's budget (the tournament's and play's old default)
@@ -101,6 +108,16 @@ def check_spec(spec: str, trusted: bool = False) -> None:
     ``make_agent``)."""
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"an agent spec is a non-empty string ({SPEC_HELP}), got {spec!r}")
+    if spec.startswith(SAMPLE):
+        inner = spec[len(SAMPLE) :]
+        if inner != "zoo" and not inner.startswith("model:"):
+            raise ValueError(
+                f"agent {spec!r}: sample: plays a model by sampling its policy and takes zoo or "
+                "model:<path.npz> after it (sample:zoo, sample:model:<path>)"
+            )
+        if inner.startswith("model:") and sb3_zip(inner[len("model:") :]):
+            raise ValueError(f"agent {spec!r}: sample: takes a .npz model, not an SB3 .zip")
+        spec = inner
     path = model_path(spec)
     if path is not None:
         if not path:
@@ -151,6 +168,15 @@ def make_agent(
 def _build(spec, env_id, seed, config, trusted, time_limit, batch):
     from .. import agents
 
+    if spec.startswith(SAMPLE):  # checked by check_spec: zoo or model:<path.npz>
+        inner = spec[len(SAMPLE) :]
+        if inner == "zoo":
+            from .. import zoo
+
+            return zoo.load(env_id, mode="sample", seed=seed, **config)
+        from ..agents.policy import PolicyAgent
+
+        return PolicyAgent(inner[len("model:") :], env_id, deterministic=False, seed=seed)
     path = model_path(spec)
     if path is not None:
         if not spec.startswith("model:") and spec not in _WARNED:
