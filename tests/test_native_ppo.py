@@ -15,7 +15,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.policy import NumpyPolicy, PolicyAgent, layout_id
-from train.ppo import Pending, assign_credit, trajectory_groups
+from train.credit import Pending, assign_credit, trajectory_groups
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMMA, LAM = 0.9, 0.8
