@@ -743,7 +743,7 @@ def test_evaluate__plays_the_config_of_the_model_s_header_and_says_which(models,
 
 
 def test_trainer__league_seats_one_learner_side_per_league_game():
-    from train.ppo import League
+    from train.league import League
 
     sides = ((0, 2), (1, 3))
     league = League("partnership_piquet-v0", ["random"], 0.5, sides, 4, 400, 3, seed=0)
