@@ -357,7 +357,7 @@ def export(agent, torch, game: str = "piquet-v0") -> NumpyPolicy:
     """A torch agent as a NumpyPolicy with the header train/ppo.py writes."""
     import argparse
 
-    from train.ppo import model_header, to_numpy_policy
+    from train.model_file import model_header, to_numpy_policy
 
     sizes = [m.out_features for m in agent.actor if isinstance(m, torch.nn.Linear)][:-1]
     act = "tanh" if any(isinstance(m, torch.nn.Tanh) for m in agent.actor) else "relu"
@@ -958,7 +958,8 @@ def test_trainer__init_starts_from_a_models_weights(tmp_path, capsys):
     pytest.importorskip("torch")
     from harness import random_model
 
-    from train.ppo import build_agent, load_numpy_policy, parse, to_numpy_policy
+    from train.model_file import load_numpy_policy, to_numpy_policy
+    from train.ppo import build_agent, parse
 
     path = random_model(tmp_path / "m.npz", "piquet-v0", hidden=(8, 4), seed=2)
     args = parse(["--game", "piquet-v0", "--init", str(path), "--net", "64"])

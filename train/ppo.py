@@ -44,12 +44,11 @@ a GPU that supports it), else fp32: on such a CPU bf16 trains the small MLPs her
 learns as well per decision (``docs/training.md#how-its-defaults-were-chosen``). Saved models
 hold fp32 weights and are played in fp32 (``agents.policy``).
 
-**Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the numpy-readable
-format of ``agents.policy``: weights and a JSON header with the game, config, sizes, observation
-layout hash, network, command and git commit; ``agents.policy.PolicyAgent`` plays one without
-torch), ``progress.csv`` (one row per update), ``eval.csv`` (one row per evaluation and
-opponent), TensorBoard events when ``tensorboard`` is installed, ``learning_curve.png`` (win
-rate against learner decisions and against wall-clock minutes) and ``summary.json`` (every
+**Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the ``.npz``
+model, ``train/model_file.py``), ``progress.csv`` (one row per update), ``eval.csv`` (one row
+per evaluation and opponent), TensorBoard events when ``tensorboard`` is installed,
+``learning_curve.png`` (win rate against learner decisions and against wall-clock minutes) and
+``summary.json`` (every
 argument, learner decisions/s, the shares of the training time spent in the engine, the
 rollout's forward pass, the league, credit assignment and the update). Evaluations (every
 ``--eval-every`` learner decisions, and at the end) play the saved checkpoint, deterministic,
@@ -77,13 +76,10 @@ from __future__ import annotations
 import argparse
 import copy
 import csv
-import dataclasses
-import datetime
 import json
 import math
 import os
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -96,17 +92,17 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
 import cardenvs
-from cardenvs.agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+from cardenvs.agents.policy import NumpyPolicy
 from cardenvs.core.rng import MAX_SEED
 from cardenvs.registry import lookup
 from train import hyperparams
 from train.credit import Pending, assign_credit, trajectory_groups
 from train.league import LEAGUE_HELP, LEAGUE_KINDS, League, league_agent
+from train.model_file import git_commit, load_numpy_policy, model_header, to_numpy_policy
 
 MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 after the softmax
 SEATINGS = ("auto", "solo", "side", "all")
 PRECISIONS = ("auto", "fp32", "bf16")
-ROOT = Path(__file__).resolve().parent.parent
 
 
 # =============================================================================================
@@ -482,72 +478,6 @@ class Snapshot:
                 logits = masked_logits(self.actor, obs, mask)
             actions, _ = sample_actions(logits)
         return actions.cpu().numpy()
-
-
-def load_numpy_policy(agent, policy: NumpyPolicy, temperature: float = 1.0) -> None:
-    """Copy ``policy``'s weights into ``agent`` (``build_agent`` of the same sizes): the
-    inverse of ``to_numpy_policy``. ``temperature`` > 1 divides the policy's logits (its last
-    layer) by it: the same preferences, less sure, so that training explores again."""
-    import torch
-
-    with torch.no_grad():
-        for layers, net in ((policy.pi, agent.actor), (policy.vf, agent.critic)):
-            linear = [m for m in net if hasattr(m, "weight")]
-            for (w_t, b), layer in zip(layers, linear, strict=True):
-                layer.weight.copy_(torch.as_tensor(np.ascontiguousarray(w_t.T)))
-                layer.bias.copy_(torch.as_tensor(b))
-        if temperature != 1.0:
-            head = [m for m in agent.actor if hasattr(m, "weight")][-1]
-            head.weight /= temperature
-            head.bias /= temperature
-
-
-def to_numpy_policy(agent, header: dict) -> NumpyPolicy:
-    """The network as a ``NumpyPolicy`` (the ``.npz`` format of ``agents.policy``)."""
-    arrays = {}
-    for prefix, net in (("pi", agent.actor), ("vf", agent.critic)):
-        linear = [m for m in net if hasattr(m, "weight")]
-        for k, layer in enumerate(linear):
-            arrays[f"{prefix}.{k}.weight"] = layer.weight.detach().cpu().numpy().copy()
-            arrays[f"{prefix}.{k}.bias"] = layer.bias.detach().cpu().numpy().copy()
-    return NumpyPolicy(header, arrays)
-
-
-def model_header(args, venv, timesteps: int) -> dict:
-    """The JSON header of a saved model (``agents.policy``'s format)."""
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": args.game,
-        "config": dataclasses.asdict(venv.config),
-        "obs_dim": int(venv.obs_dim),
-        "num_actions": int(venv.num_actions),
-        "obs_layout": layout_id(args.game),
-        "actions": actions_id(args.game),
-        "net": {"hidden": list(args.net), "activation": args.activation},
-        "command": args.command,
-        "git_commit": git_commit(),
-        "timesteps": int(timesteps),
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    }
-
-
-def git_commit() -> str | None:
-    """The checkout's commit (with ``-dirty`` when it has changes), or None outside git."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (head + ("-dirty" if dirty else "")) or None
 
 
 # =============================================================================================

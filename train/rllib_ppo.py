@@ -229,7 +229,7 @@ def snapshot(algo, slot: str) -> None:
 def export(algo, args, venv, path: Path, timesteps: int):
     """main as the ``cardenvs.policy`` ``.npz`` model (the native trainer's format); ``venv`` (an
     engine of the game and config) gives the header its config and sizes."""
-    from train.ppo import model_header, to_numpy_policy
+    from train.model_file import model_header, to_numpy_policy
 
     module = algo.get_module(MAIN)
     header_args = types.SimpleNamespace(
