@@ -44,28 +44,15 @@ a GPU that supports it), else fp32: on such a CPU bf16 trains the small MLPs her
 learns as well per decision (``docs/training.md#how-its-defaults-were-chosen``). Saved models
 hold fp32 weights and are played in fp32 (``agents.policy``).
 
-**Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the ``.npz``
-model, ``train/model_file.py``), ``progress.csv`` (one row per update), ``eval.csv`` (one row
-per evaluation and opponent), TensorBoard events when ``tensorboard`` is installed,
-``learning_curve.png`` (win rate against learner decisions and against wall-clock minutes) and
-``summary.json`` (every
-argument, learner decisions/s, the shares of the training time spent in the engine, the
-rollout's forward pass, the league, credit assignment and the update). Evaluations (every
-``--eval-every`` learner decisions, and at the end) play the saved checkpoint, deterministic,
-against the random and the heuristic agents on the batched engine (``train.evaluate``,
-``cardenvs.arena.head_to_head``): every seat in turn alone against the others
-(``--eval-seating solo``), or as a side (``side``, the default for partnership Piquet), or every
-arrangement of the two agents (``all``); win rates with 95% Wilson intervals, and beside them the
-model's seats (or sides) won / drawn / lost and its mean reward with a 95% interval
-(``head_to_head``'s ``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci_low``,
-``return_ci_high``: columns of ``eval.csv``, in the printed lines and, as the draws' share, a
-dotted line of the learning curve), so a setting that mostly draws cannot pass for an even one.
+**Outputs** in ``--out``: ``model.npz`` and checkpoints, ``progress.csv``, ``eval.csv``,
+TensorBoard events, ``learning_curve.png`` and ``summary.json`` (``train/runlog.py``, its
+contract in its docstring). Evaluations (every ``--eval-every`` learner decisions, and at the
+end) play the saved checkpoint, deterministic, against the random and the heuristic agents on
+the batched engine (``evaluate``).
 
 **Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
 training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
-comes first; the last evaluation follows. Ctrl-C stops a run early: ``model.npz`` is then the
-model of the last completed update (no final evaluation, plot or summary), said in one line,
-exit status 130.
+comes first; the last evaluation follows. Ctrl-C stops a run early (``train/runlog.py``).
 
 Per-game defaults: ``train/hyperparams.py`` (``NATIVE`` and ``NATIVE_TUNED``); the command line
 overrides them; ``summary.json`` records what a run used.
@@ -75,8 +62,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import csv
-import json
 import math
 import os
 import shlex
@@ -95,10 +80,10 @@ import cardenvs
 from cardenvs.agents.policy import NumpyPolicy
 from cardenvs.core.rng import MAX_SEED
 from cardenvs.registry import lookup
-from train import hyperparams
+from train import hyperparams, runlog
 from train.credit import Pending, assign_credit, trajectory_groups
 from train.league import LEAGUE_HELP, LEAGUE_KINDS, League, league_agent
-from train.model_file import git_commit, load_numpy_policy, model_header, to_numpy_policy
+from train.model_file import load_numpy_policy, model_header, to_numpy_policy
 
 MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 after the softmax
 SEATINGS = ("auto", "solo", "side", "all")
@@ -274,7 +259,7 @@ def parse(argv=None) -> argparse.Namespace:
             p.error(f"--league {kind}: {e}")
     if args.out is None:
         args.out = f"runs/native-{args.game}"
-    problem = out_problem(Path(args.out))
+    problem = runlog.out_problem(Path(args.out))
     if problem:
         p.error(f"--out {args.out!r} {problem}")
     args.command = "python -m train.ppo " + shlex.join(sys.argv[1:] if argv is None else argv)
@@ -308,24 +293,6 @@ def check_device(parser, name: str) -> None:
         torch.zeros(1, device=torch.device(name))
     except (RuntimeError, AssertionError) as e:  # an unknown or unavailable device
         parser.error(f"--device {name!r} cannot be used: {e} (cpu, or cuda where there is a GPU)")
-
-
-def out_problem(out: Path) -> str | None:
-    """Why the output folder ``out`` cannot be used (made if missing), or None."""
-    if out.exists():
-        if not out.is_dir():
-            return "is a file: give a folder (made if missing) for the model and the logs"
-        if not os.access(out, os.W_OK | os.X_OK):
-            return "is a folder this user cannot write to"
-        return None
-    parent = out.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        return f"cannot be made: {str(parent)!r} is a file, not a folder"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"cannot be made: {str(parent)!r} is a folder this user cannot write to"
-    return None
 
 
 # =============================================================================================
@@ -481,11 +448,14 @@ class Snapshot:
 
 
 # =============================================================================================
-# Evaluation, logs, plot
+# Evaluation
 # =============================================================================================
 def evaluate(model_path: Path, args, venv) -> list[dict]:
-    """Win rates of the saved model against random and heuristic (``train.evaluate``): about
-    ``--eval-games`` games each, over the ``--eval-seating`` arrangements."""
+    """The saved model, deterministic, against random and heuristic on the batched engine
+    (``train.evaluate``, ``cardenvs.arena.head_to_head``; the rows of ``eval.csv``): about
+    ``--eval-games`` games each, over the ``--eval-seating`` arrangements: every seat in turn
+    alone against the others (``solo``), or as a side (``side``, the default for partnership
+    Piquet), or every arrangement of the two agents (``all``)."""
     from cardenvs.arena import arrangements
     from train.evaluate import evaluate as evaluate_against
 
@@ -508,195 +478,22 @@ def evaluate(model_path: Path, args, venv) -> list[dict]:
     )
 
 
-def plot(rows: list[dict], path: Path, title: str) -> bool:
-    """Win rate (95% CI) against learner decisions and against wall-clock minutes, and the share
-    of drawn games (dotted) where the rows count draws."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no learning curve")
-        return False
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
-    for ax, key, label in zip(
-        axes, ("timesteps", "minutes"), ("learner decisions", "wall-clock minutes"), strict=True
-    ):
-        for opp in sorted({r["opponent"] for r in rows}):
-            pts = [r for r in rows if r["opponent"] == opp]
-            x = [r[key] for r in pts]
-            line = ax.plot(x, [r["win_rate"] for r in pts], marker="o", label=f"vs {opp}")[0]
-            ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
-            if all("draws" in r for r in pts):
-                drawn = [int(r["draws"]) / int(r["games"]) for r in pts]
-                ax.plot(x, drawn, ":", color=line.get_color(), label=f"draws vs {opp}")
-        if rows:
-            ax.axhline(rows[0]["baseline"], color="grey", linestyle="--", label="equal strength")
-        ax.set_xlabel(label)
-        ax.set_ylim(0, 1)
-    axes[0].set_ylabel("win rate (95% CI); draws")
-    axes[0].legend()
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
-
-
-class Logs:
-    """``progress.csv`` (one row per update), ``eval.csv`` and TensorBoard events (if
-    installed)."""
-
-    def __init__(self, out: Path):
-        self.out = out
-        self._progress = None
-        self._writer = None
-        self.eval_rows: list[dict] = []
-        try:
-            from torch.utils.tensorboard import SummaryWriter
-
-            self.tb = SummaryWriter(str(out))
-        except ImportError:
-            self.tb = None
-            print("tensorboard is not installed: CSV logs only (pip install tensorboard)")
-
-    def update(self, row: dict) -> None:
-        if self._writer is None:
-            self._progress = open(self.out / "progress.csv", "w", newline="")
-            self._writer = csv.DictWriter(self._progress, fieldnames=list(row))
-            self._writer.writeheader()
-        self._writer.writerow(row)
-        self._progress.flush()
-        if self.tb is not None:
-            for k, v in row.items():
-                if k != "timesteps":
-                    self.tb.add_scalar(f"train/{k}", v, row["timesteps"])
-
-    def evaluation(self, rows: list[dict]) -> None:
-        self.eval_rows += rows
-        with open(self.out / "eval.csv", "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(self.eval_rows[0]))
-            w.writeheader()
-            w.writerows(self.eval_rows)
-        if self.tb is not None:
-            for r in rows:
-                step, opp = r["timesteps"], r["opponent"]
-                self.tb.add_scalar(f"eval/win_rate_{opp}", r["win_rate"], step)
-                self.tb.add_scalar(f"eval/draw_share_{opp}", r["draws"] / r["games"], step)
-                self.tb.add_scalar(f"eval/mean_return_{opp}", r["mean_return"], step)
-
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.close()
-        if self.tb is not None:
-            self.tb.close()
-
-
-class Progress:
-    """A progress bar over the budget (tqdm when installed, else one line per 5%)."""
-
-    def __init__(self, total: int, seconds: float, enabled: bool):
-        self.total, self.seconds, self.enabled = total, seconds, enabled
-        self.shown = 0
-        self.bar = None
-        if enabled:
-            try:
-                from tqdm import tqdm
-
-                self.bar = tqdm(total=1000, unit="‰", bar_format="{l_bar}{bar}| {postfix}")
-            except ImportError:
-                pass
-
-    def fraction(self, steps: int, elapsed: float) -> float:
-        f = steps / self.total
-        if self.seconds:
-            f = max(f, elapsed / self.seconds)
-        return min(f, 1.0)
-
-    def __call__(self, steps: int, elapsed: float, rate: float, note: str = "") -> None:
-        if not self.enabled:
-            return
-        f = self.fraction(steps, elapsed)
-        text = f"{steps:,} learner decisions, {rate:,.0f}/s, {elapsed / 60:.1f} min {note}"
-        if self.bar is not None:
-            self.bar.n = int(1000 * f)
-            self.bar.set_postfix_str(text, refresh=True)
-            return
-        step = int(20 * f)
-        if step > self.shown or note:
-            self.shown = step
-            print(f"[{'#' * int(30 * f):30s}] {text}", flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 # =============================================================================================
 # Training
 # =============================================================================================
-class Completed:
-    """The last completed update, kept for Ctrl-C: a copy of the network after it (``keep``),
-    its number and learner decisions, and the run's engine and logs."""
-
-    def __init__(self):
-        self.net = None
-        self.update = self.timesteps = 0
-        self.venv = self.logs = None
-
-    def keep(self, agent, update: int, timesteps: int) -> None:
-        if self.net is None:
-            self.net = copy.deepcopy(agent)
-        else:
-            self.net.load_state_dict(agent.state_dict())  # copies the tensors
-        self.update, self.timesteps = update, timesteps
-
-
 def main(argv=None) -> dict:
     """``python -m train.ppo``: the run's summary. Ctrl-C (``KeyboardInterrupt``) ends it with a
     short message and exit status 130, the model of the last completed update saved as
     ``model.npz`` in ``--out``."""
-    completed, args = Completed(), None
+    completed, args = runlog.Completed(), None
     try:
         args = parse(argv)
         return train(args, completed)
     except KeyboardInterrupt:
-        interrupted(args, completed)
+        runlog.interrupted(args, completed)
 
 
-def interrupted(args, completed: Completed) -> None:
-    """After Ctrl-C: save the last completed update's model (through a temporary file, a second
-    Ctrl-C held off meanwhile), close the logs, say so in one line and exit with status 130."""
-    import signal
-    import threading
-
-    hold = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if hold else None
-    try:
-        if completed.logs is not None:
-            completed.logs.close()
-        if completed.net is None:
-            message = "interrupted (Ctrl-C) before the first update was complete: no model saved"
-        else:
-            out = Path(args.out)
-            path, part = out / "model.npz", out / "model.npz.part"
-            header = model_header(args, completed.venv, completed.timesteps)
-            to_numpy_policy(completed.net, header).save(part)
-            os.replace(part, path)
-            message = (
-                "interrupted (Ctrl-C): saved the model of the last completed update (update "
-                f"{completed.update}, {completed.timesteps:,} learner decisions) to {path}; logs "
-                f"in {out}"
-            )
-    finally:
-        if hold and previous is not None:
-            signal.signal(signal.SIGINT, previous)
-    print(message, file=sys.stderr, flush=True)
-    raise SystemExit(130)
-
-
-def train(args, completed: Completed) -> dict:
+def train(args, completed: runlog.Completed) -> dict:
     """The run (see the module docstring); ``completed`` follows its last completed update."""
     try:
         import torch
@@ -781,10 +578,10 @@ def train(args, completed: Completed) -> dict:
         pending,
     )
 
-    logs = completed.logs = Logs(out)
-    timing = dict.fromkeys(("env", "policy", "league", "credit", "update", "eval"), 0.0)
+    logs = completed.logs = runlog.Logs(out)
+    timing = dict.fromkeys((*runlog.TRAIN_PARTS, "eval"), 0.0)  # seconds by part
     budget_s = args.minutes * 60.0
-    progress = Progress(args.total_timesteps, budget_s, args.progress)
+    progress = runlog.Progress(args.total_timesteps, budget_s, args.progress)
     timesteps = trained = engine_decisions = games = 0
     update = 0
     next_eval = args.eval_every
@@ -936,7 +733,7 @@ def train(args, completed: Completed) -> dict:
         update += 1
         completed.keep(agent, update, timesteps)  # what Ctrl-C saves from here on
 
-        train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
+        train_s = runlog.train_seconds(timing)
         logs.update(
             {
                 "timesteps": timesteps,
@@ -967,69 +764,19 @@ def train(args, completed: Completed) -> dict:
         if timesteps >= next_eval:
             next_eval += args.eval_every
             rows = run_evaluation()
-            progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), _eval_note(rows))
+            progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), runlog.eval_note(rows))
 
     if last_eval != timesteps:
         rows = run_evaluation()
-        progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), _eval_note(rows))
+        progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), runlog.eval_note(rows))
     progress.close()
     seconds = elapsed()
     model_path = out / "model.npz"
     to_numpy_policy(agent, model_header(args, venv, timesteps)).save(model_path)
     logs.close()
-    title = f"native PPO on {args.game} (every seat learns, league share {args.league_share})"
-    plot(logs.eval_rows, out / "learning_curve.png", title)
-    train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
-    summary = {
-        "game": args.game,
-        "args": {k: v for k, v in vars(args).items() if k != "init_policy"},
-        "git_commit": git_commit(),
-        "timesteps": timesteps,
-        "trained_decisions": trained,
-        "engine_decisions": engine_decisions,
-        "updates": update,
-        "games": games,
-        "seconds": seconds,
-        "train_seconds": train_s,
-        "decisions_per_s": timesteps / train_s,
-        "decisions_per_s_with_eval": timesteps / seconds,
-        "engine_decisions_per_s": engine_decisions / train_s,
-        "seconds_by_part": timing,
-        "shares": {k: timing[k] / train_s for k in ("env", "policy", "league", "credit", "update")},
-        "threads": args.threads,
-        "precision": args.precision,
-        "device": str(device),
-        "final": logs.eval_rows[-2:],
-        "model": str(model_path),
-    }
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    sh = summary["shares"]
-    print(
-        f"{timesteps:,} learner decisions in {seconds / 60:.1f} min: "
-        f"{summary['decisions_per_s']:,.0f} learner decisions/s while training; shares of the "
-        f"training time: engine {sh['env']:.1%}, rollout forward {sh['policy']:.1%}, league "
-        f"{sh['league']:.1%}, credit {sh['credit']:.1%}, update {sh['update']:.1%}"
-    )
-    from cardenvs.arena import reward_text, wdl_text
-
-    for r in logs.eval_rows[-2:]:
-        reward = reward_text(r["mean_return"], r["return_ci_low"], r["return_ci_high"])
-        print(
-            f"vs {r['opponent']}: win rate {r['win_rate']:.3f} ({r['ci_low']:.3f}-"
-            f"{r['ci_high']:.3f}; equal strength {r['baseline']:.2f}) over {r['games']} games: "
-            f"W/D/L {wdl_text(r)}, mean reward {reward}"
-        )
-    print(f"model: {model_path}; logs: {out}/progress.csv, {out}/eval.csv, TensorBoard in {out}")
-    print(f"plot: {out / 'learning_curve.png'}; summary: {out / 'summary.json'}")
-    return summary
-
-
-def _eval_note(rows: list[dict]) -> str:
-    return "| " + " | ".join(
-        f"vs {r['opponent']}: {r['win_rate']:.2f} ({r['ci_low']:.2f}-{r['ci_high']:.2f}) "
-        f"W/D/L {r['wins']}/{r['draws']}/{r['losses']}"
-        for r in rows
-    )
+    counts = {"timesteps": timesteps, "trained_decisions": trained}
+    counts |= {"engine_decisions": engine_decisions, "updates": update, "games": games}
+    return runlog.finish(args, logs, timing, seconds, counts, device, model_path)
 
 
 if __name__ == "__main__":

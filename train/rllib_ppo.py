@@ -332,7 +332,7 @@ def main(argv=None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     ray = start_ray(args)
     from cardenvs.wrappers.rllib import RLlibEnv
-    from train.ppo import plot
+    from train.runlog import plot
 
     env = RLlibEnv({"env_id": args.game} | args.config)
     venv = cardenvs.make_vector(args.game, 1, **args.config)  # the exports' and evaluations'
