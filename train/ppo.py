@@ -48,7 +48,7 @@ hold fp32 weights and are played in fp32 (``agents.policy``).
 TensorBoard events, ``learning_curve.png`` and ``summary.json`` (``train/runlog.py``, its
 contract in its docstring). Evaluations (every ``--eval-every`` learner decisions, and at the
 end) play the saved checkpoint, deterministic, against the random and the heuristic agents on
-the batched engine (``evaluate``).
+the batched engine (``train.evaluate.trainer_evaluation``).
 
 **Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
 training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
@@ -448,37 +448,6 @@ class Snapshot:
 
 
 # =============================================================================================
-# Evaluation
-# =============================================================================================
-def evaluate(model_path: Path, args, venv) -> list[dict]:
-    """The saved model, deterministic, against random and heuristic on the batched engine
-    (``train.evaluate``, ``cardenvs.arena.head_to_head``; the rows of ``eval.csv``): about
-    ``--eval-games`` games each, over the ``--eval-seating`` arrangements: every seat in turn
-    alone against the others (``solo``), or as a side (``side``, the default for partnership
-    Piquet), or every arrangement of the two agents (``all``)."""
-    from cardenvs.arena import arrangements
-    from train.evaluate import evaluate as evaluate_against
-
-    seating = args.eval_seating
-    if seating == "auto":
-        seating = "side" if any(len(s) > 1 for s in venv.sides) else "solo"
-    count = {"solo": venv.num_seats, "side": len(venv.sides)}.get(
-        seating, len(arrangements(venv.num_seats))
-    )
-    n = max(1, args.eval_games // count)
-    return evaluate_against(
-        str(model_path),
-        args.game,
-        args.eval_config,
-        ["random", "heuristic"],
-        n,
-        args.seed + 1,
-        solo=seating == "solo",
-        side=seating == "side",
-    )
-
-
-# =============================================================================================
 # Training
 # =============================================================================================
 def main(argv=None) -> dict:
@@ -593,11 +562,14 @@ def train(args, completed: runlog.Completed) -> dict:
         return time.perf_counter() - t_start
 
     def run_evaluation() -> list[dict]:
+        """Save a checkpoint and evaluate it (``train.evaluate.trainer_evaluation``)."""
         nonlocal last_eval
+        from train.evaluate import trainer_evaluation
+
         t0 = time.perf_counter()
         path = out / f"checkpoint_{timesteps}.npz"
         to_numpy_policy(agent, model_header(args, venv, timesteps)).save(path)
-        rows = evaluate(path, args, venv)
+        rows = trainer_evaluation(path, args, venv)
         for r in rows:
             r["timesteps"] = timesteps
             r["minutes"] = elapsed() / 60

@@ -7,7 +7,7 @@ installed (``Logs``), ``learning_curve.png`` (win rate against learner decisions
 wall-clock minutes: ``plot``, which ``train/rllib_ppo.py`` draws its curve with too) and
 ``summary.json`` (every argument, learner decisions/s, the shares of the training time spent in
 the engine, the rollout's forward pass, the league, credit assignment and the update:
-``finish``). The evaluations (``train.ppo.evaluate``) give each ``eval.csv`` row
+``finish``). The evaluations (``train.evaluate.trainer_evaluation``) give each ``eval.csv`` row
 its win rate with a 95% Wilson interval, and beside it the model's seats (or sides) won / drawn
 / lost and its mean reward with a 95% interval (``cardenvs.arena.head_to_head``'s ``wins``,
 ``draws``, ``losses``, ``mean_return``, ``return_ci_low``, ``return_ci_high``: columns of
