@@ -1,66 +1,51 @@
-"""Native PPO in PyTorch on a cardenvs game: one file, CleanRL style; every seat learns.
+"""Native PPO in PyTorch on a cardenvs game, one readable script in the manner of CleanRL's
+``ppo.py``: every seat learns.
 
     python -m train.ppo --game piquet-v0 --minutes 8
 
-Contract
---------
-The trainer drives ``cardenvs.make_vector`` directly: ``--num-envs`` games stepped together,
-``--num-steps`` engine steps per rollout (one decision per game per step, by the seat to act).
+Top to bottom: the command line (over the game's defaults, ``train/hyperparams.py``;
+``summary.json`` records what a run used), the network, sampling, the PPO loss, and the rollout
+and update loop. What other programs share lives in modules of its own, each with its contract:
+``train/credit.py`` (trajectories, rewards and GAE across rollouts), ``train/league.py`` (which
+seats the learner holds in each game; the league opponents that hold the others),
+``train/model_file.py`` (the ``.npz`` model), ``train/runlog.py`` (what a run writes to
+``--out`` and prints; Ctrl-C) and ``train.evaluate.trainer_evaluation`` (the evaluations).
 
-**Seats.** One network (a masked categorical policy and a value function, separate MLPs) plays
-every seat the learner holds from that seat's own observation, and every one of those decisions
-is training data; the learner holds every seat of a game but in a share of the games
-(``--league-share``), where league opponents hold the others (``train/league.py``, its contract
-in its docstring: ``random``, ``heuristic``, ``self``: snapshots of the learner, ``zoo``,
-``model:<path>``).
-
-**Credit assignment** (``train/credit.py``, its contract in its docstring): returns and GAE
-along each side's (``--credit side``, the default) or seat's (``--credit seat``) own decisions
-in one game row, across rollouts and autoresets.
-
-**Policy.** Logits of illegal actions are replaced by ``MASKED_LOGIT`` (-1e9) before the softmax,
-so they have probability exactly 0; actions are sampled by Gumbel-max with the uniform noise
-clamped away from 0, so an illegal action can never be drawn, and the rollout checks every
-sampled action against its mask (the engine checks every action again).
+**Rollout.** ``cardenvs.make_vector`` steps ``--num-envs`` games together, ``--num-steps``
+engine steps per rollout (one decision per game per step, by the seat to act). One network (a
+masked categorical policy and a value function, separate MLPs) plays every seat the learner
+holds from that seat's own observation, and every one of those decisions is training data.
+Illegal actions have probability exactly 0 (``masked_logits``) and can never be sampled
+(``sample_actions``); the rollout checks every sampled action against its mask (the engine
+checks every action again).
 
 **Update.** PPO-clip on every finished decision of the rollout (a batch of variable size, split
 into minibatches of about ``--minibatch-size``), ``--epochs`` passes, advantages normalised per
 minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 
-**Magnet** (``--magnet-coef`` > 0; off by default). The equilibrium-seeking update of magnetic
-mirror descent (Sokota et al., ICLR 2023) in PPO form: the loss adds ``--magnet-coef`` times the
-reverse KL from the policy to a magnet policy, ``sum_a pi(a|s) (log pi(a|s) - log rho(a|s))``
-over the legal actions of every trained decision. The magnet ``rho`` is a frozen copy of the
-policy network, first the starting policy (a near-uniform random network, or ``--init``'s
-model), moved to the current policy every ``--magnet-every`` learner decisions. Self-play with a
-pull toward a slowly moving magnet converges in two-player zero-sum games where plain self-play
-can cycle between fixed patterns; ``magnet_kl`` in ``progress.csv`` is the mean KL.
+**Magnet** (``--magnet-coef`` > 0; off by default): the equilibrium-seeking update of magnetic
+mirror descent (Sokota et al., ICLR 2023). The loss adds ``--magnet-coef`` times the reverse KL
+from the policy to the magnet (``ppo_loss``), a frozen copy of the policy network: first the
+starting policy (a near-uniform random network, or ``--init``'s model), moved to the current
+policy every ``--magnet-every`` learner decisions. Self-play with a pull toward a slowly moving
+magnet converges in two-player zero-sum games where plain self-play can cycle between fixed
+patterns; ``magnet_kl`` in ``progress.csv`` is the mean KL.
 
 **Arithmetic** (``--precision``). ``fp32``, or ``bf16``: the network's matrix products run in
 bfloat16 under ``torch.autocast`` (rollout, update and league snapshots alike) while the weights,
-the optimiser, the logits, the values, the log-probabilities and the losses stay fp32. ``auto``
-(the default) picks bf16 where the device computes it natively (a CPU with AVX-512 BF16 or AMX;
-a GPU that supports it), else fp32: on such a CPU bf16 trains the small MLPs here much faster and
-learns as well per decision (``docs/training.md#how-its-defaults-were-chosen``). Saved models
-hold fp32 weights and are played in fp32 (``agents.policy``).
-
-**Outputs** in ``--out``: ``model.npz`` and checkpoints, ``progress.csv``, ``eval.csv``,
-TensorBoard events, ``learning_curve.png`` and ``summary.json`` (``train/runlog.py``, its
-contract in its docstring). Evaluations (every ``--eval-every`` learner decisions, and at the
-end) play the saved checkpoint, deterministic, against the random and the heuristic agents on
-the batched engine (``train.evaluate.trainer_evaluation``).
+the optimiser, the logits, the values, the log-probabilities and the losses stay fp32; ``auto``
+picks bf16 where the device computes it natively (``resolve_precision``). Saved models hold fp32
+weights and are played in fp32 (``agents.policy``).
 
 **Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
 training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
-comes first; the last evaluation follows. Ctrl-C stops a run early (``train/runlog.py``).
-
-Per-game defaults: ``train/hyperparams.py`` (``NATIVE`` and ``NATIVE_TUNED``); the command line
-overrides them; ``summary.json`` records what a run used.
+comes first; the last evaluation follows.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import math
 import os
@@ -90,9 +75,7 @@ SEATINGS = ("auto", "solo", "side", "all")
 PRECISIONS = ("auto", "fp32", "bf16")
 
 
-# =============================================================================================
-# Arguments
-# =============================================================================================
+# -- Arguments ----------------------------------------------------------------------------------
 def parse(argv=None) -> argparse.Namespace:
     """The command line, with the game's defaults (``train/hyperparams.py``) under it; bad
     values exit with a message (argparse's ``error``)."""
@@ -100,7 +83,8 @@ def parse(argv=None) -> argparse.Namespace:
         prog="python -m train.ppo",
         description="Native PPO (PyTorch) on a cardenvs game: every seat learns.",
     )
-    a = p.add_argument
+    a, on_off = p.add_argument, argparse.BooleanOptionalAction
+    # fmt: off
     a("--game", default="piquet-v0", choices=list(cardenvs.GAMES), help="environment id")
     a("--config", help="the game's config for training, as JSON (default: single deals)")
     a("--eval-config", help="the game's config for evaluations, JSON merged over --config")
@@ -108,101 +92,58 @@ def parse(argv=None) -> argparse.Namespace:
     a("--minutes", type=float, help="wall-clock budget in minutes, evaluations included (0: none)")
     a("--num-envs", type=int, help="games stepped together")
     a("--num-steps", type=int, help="engine steps per rollout (one decision per game per step)")
-    a(
-        "--seed",
-        type=int,
-        default=0,
-        help="seed of the engine (row b: seed + b), the network, the league",
-    )
+    a("--seed", type=int, default=0,
+      help="seed of the engine (row b: seed + b), the network, the league")
     # One torch thread by default: more threads contend for the cores over the small matrix
     # products, and the engine and the league run in between. torch.compile is off by default:
     # it took long to compile and did not make the update measurably faster
     # (docs/training.md#how-its-defaults-were-chosen).
     a("--threads", type=int, default=1, help="torch's CPU threads (intra-op; interop is 1)")
     a("--device", default="cpu", help="torch device of the network and the rollout (cpu, cuda)")
-    a(
-        "--compile",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="torch.compile the rollout's forward pass and the loss",
-    )
-    a(
-        "--precision",
-        choices=PRECISIONS,
-        default="auto",
-        help="the network's arithmetic: fp32, or bf16 matrix products under torch.autocast "
-        "(weights, optimiser and losses stay fp32); auto: bf16 where the device computes it "
-        "natively (a CPU with AVX-512 BF16 or AMX, a GPU that supports it), else fp32",
-    )
+    a("--compile", action=on_off, default=False,
+      help="torch.compile the rollout's forward pass and the loss")
+    a("--precision", choices=PRECISIONS, default="auto",
+      help="the network's arithmetic: fp32, or bf16 matrix products under torch.autocast "
+      "(weights, optimiser and losses stay fp32); auto: bf16 where the device computes it "
+      "natively (a CPU with AVX-512 BF16 or AMX, a GPU that supports it), else fp32")
     a("--net", type=int, nargs="+", help="hidden layer sizes of the policy and value MLPs")
     a("--activation", choices=("tanh", "relu"), help="activation of the hidden layers")
     a("--learning-rate", type=float, help="Adam's learning rate")
-    a(
-        "--anneal-lr",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="decay the learning rate linearly to 0 over the budget",
-    )
+    a("--anneal-lr", action=on_off, default=False,
+      help="decay the learning rate linearly to 0 over the budget")
     a("--gamma", type=float, help="discount per decision of a trajectory")
     a("--gae-lambda", type=float, help="GAE's lambda")
     a("--epochs", type=int, help="passes over each rollout's batch")
     a("--minibatch-size", type=int, help="decisions per gradient step (about)")
     a("--clip-coef", type=float, help="PPO's clip range of the probability ratio")
-    a(
-        "--clip-vloss",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="clip the value loss as PPO2 does",
-    )
+    a("--clip-vloss", action=on_off, default=False, help="clip the value loss as PPO2 does")
     a("--ent-coef", type=float, help="entropy bonus coefficient")
-    a(
-        "--magnet-coef",
-        type=float,
-        default=0.0,
-        help="weight of the reverse KL from the policy to the magnet policy (0: off; the "
-        "equilibrium-seeking update of magnetic mirror descent)",
-    )
-    a(
-        "--magnet-every",
-        type=int,
-        default=1_000_000,
-        help="learner decisions between moves of the magnet to the current policy",
-    )
+    a("--magnet-coef", type=float, default=0.0,
+      help="weight of the reverse KL from the policy to the magnet policy (0: off; the "
+      "equilibrium-seeking update of magnetic mirror descent)")
+    a("--magnet-every", type=int, default=1_000_000,
+      help="learner decisions between moves of the magnet to the current policy")
     a("--vf-coef", type=float, help="value loss coefficient")
     a("--max-grad-norm", type=float, help="gradient norm clip")
     a("--target-kl", type=float, default=None, help="stop an update's epochs above this KL")
     a("--credit", choices=("side", "seat"), help="a trajectory is a side's or a seat's decisions")
     a("--league-share", type=float, help="share of games whose other sides are league opponents")
-    a(
-        "--league",
-        nargs="+",
-        metavar="KIND",
-        help=f"league opponents (one drawn per league game): {LEAGUE_HELP}",
-    )
+    a("--league", nargs="+", metavar="KIND",
+      help=f"league opponents (one drawn per league game): {LEAGUE_HELP}")
     a("--pool-size", type=int, help="frozen snapshots of the learner kept in the league")
     a("--snapshot-every", type=int, help="learner decisions between snapshots")
     a("--eval-every", type=int, help="learner decisions between evaluations (and checkpoints)")
     a("--eval-games", type=int, help="games per opponent per evaluation (over the seatings)")
-    a(
-        "--eval-seating",
-        choices=SEATINGS,
-        default="auto",
-        help="solo: the model alone in each seat; side: each side; all: every arrangement; "
-        "auto: side for partnership games, else solo",
-    )
-    a("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
+    a("--eval-seating", choices=SEATINGS, default="auto",
+      help="solo: the model alone in each seat; side: each side; all: every arrangement; "
+      "auto: side for partnership games, else solo")
+    a("--progress", action=on_off, default=True, help="progress bar")
     a("--out", help="output folder (default runs/native-<game>)")
-    a(
-        "--init",
-        help="start from this .npz model's weights (of --game; its network sets --net and "
-        "--activation), e.g. a best response started from the zoo's model",
-    )
-    a(
-        "--init-temperature",
-        type=float,
-        default=1.0,
-        help="--init: divide the model's logits by this (> 1: less sure, more exploration)",
-    )
+    a("--init", help="start from this .npz model's weights (of --game; its network sets --net "
+      "and --activation), e.g. a best response started from the zoo's model")
+    a("--init-temperature", type=float, default=1.0,
+      help="--init: divide the model's logits by this (> 1: less sure, more exploration)")
+    # fmt: on
     game = p.parse_known_args(argv)[0].game
     tuned = hyperparams.native_defaults(game)
     unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
@@ -221,8 +162,6 @@ def parse(argv=None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and not (math.isfinite(value) and allowed(value)):
             p.error(f"--{name.replace('_', '-')} must be {what}, got {value}")
-    if not (math.isfinite(args.init_temperature) and args.init_temperature > 0):
-        p.error(f"--init-temperature must be a positive number, got {args.init_temperature}")
     if args.init is not None:  # the network is the model's: checked and read here
         try:
             args.init_policy = NumpyPolicy.load(args.init)
@@ -250,9 +189,7 @@ def parse(argv=None) -> argparse.Namespace:
             f"evaluations' games seed + 1, ...; a seed is at most {MAX_SEED}), got {args.seed}"
         )
     check_device(p, args.device)
-    for kind in args.league:
-        if kind in LEAGUE_KINDS:
-            continue
+    for kind in (k for k in args.league if k not in LEAGUE_KINDS):
         try:
             league_agent(kind, args.game, args.config, args.seed)  # loads it once: a clear error
         except (ValueError, ImportError, OSError) as e:
@@ -279,6 +216,7 @@ FLOAT_RANGES = (
     ("max_grad_norm", "a finite number above 0", lambda x: x > 0),
     ("target_kl", "a finite number above 0 (or left out: no early stop)", lambda x: x > 0),
     ("league_share", "in [0, 1]", lambda x: 0 <= x <= 1),
+    ("init_temperature", "a positive number", lambda x: x > 0),
 )
 
 
@@ -295,9 +233,7 @@ def check_device(parser, name: str) -> None:
         parser.error(f"--device {name!r} cannot be used: {e} (cpu, or cuda where there is a GPU)")
 
 
-# =============================================================================================
-# The network: a masked categorical policy and a value function
-# =============================================================================================
+# -- The network: a masked categorical policy and a value function ------------------------------
 def build_agent(obs_dim: int, num_actions: int, hidden, activation: str):
     """Separate policy and value MLPs (the SB3 ``net_arch=[...]`` shape), CleanRL's init."""
     import torch
@@ -341,8 +277,10 @@ def masked_logits(actor, obs, mask):
 
 def resolve_precision(precision: str, device) -> str:
     """``--precision``'s value for ``device``: ``auto`` becomes ``bf16`` where bf16 matrix
-    products run natively (there they take about a third of fp32's time for a 2 x 256 MLP),
-    else ``fp32`` (emulated bf16 would be slower than fp32)."""
+    products run natively (a CPU with AVX-512 BF16 or AMX; a GPU that supports it: there they
+    take about a third of fp32's time for a 2 x 256 MLP, and bf16 learns as well per decision,
+    ``docs/training.md#how-its-defaults-were-chosen``), else ``fp32`` (emulated bf16 would be
+    slower than fp32)."""
     import torch
 
     if precision != "auto":
@@ -360,8 +298,6 @@ def resolve_precision(precision: str, device) -> str:
 
 def autocast(device, precision: str):
     """The context the network's forward passes run in: ``torch.autocast`` to bf16, or none."""
-    import contextlib
-
     import torch
 
     if precision == "bf16":
@@ -389,9 +325,13 @@ def act_step(agent, obs, mask):
     return actions, logp, values
 
 
+#: the statistics ``ppo_loss`` returns, in order (columns of ``progress.csv``)
+LOSS_STATS = ("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac", "magnet_kl")
+
+
 def ppo_loss(agent, obs, mask, actions, old_logp, adv, ret, old_values, args, magnet_logp=None):
-    """PPO-clip loss of one minibatch and its statistics (tensors): policy loss, value loss,
-    entropy, approximate KL, clip fraction, KL to the magnet (0 without one). With
+    """PPO-clip loss of one minibatch and its statistics (tensors, ``LOSS_STATS``): policy loss,
+    value loss, entropy, approximate KL, clip fraction, KL to the magnet (0 without one). With
     ``magnet_logp`` (the magnet policy's log-probabilities of every action of these rows),
     ``args.magnet_coef`` times the reverse KL ``sum_a pi(a) (log pi(a) - log magnet(a))`` is
     added (magnetic mirror descent's pull toward the magnet)."""
@@ -447,9 +387,7 @@ class Snapshot:
         return actions.cpu().numpy()
 
 
-# =============================================================================================
-# Training
-# =============================================================================================
+# -- Training -----------------------------------------------------------------------------------
 def main(argv=None) -> dict:
     """``python -m train.ppo``: the run's summary. Ctrl-C (``KeyboardInterrupt``) ends it with a
     short message and exit status 130, the model of the last completed update saved as
@@ -470,10 +408,8 @@ def train(args, completed: runlog.Completed) -> dict:
         sys.exit("training needs torch: pip install -c constraints.txt -e '.[train]'")
     torch.set_num_threads(args.threads)
     if torch.get_num_interop_threads() != 1:
-        try:
+        with contextlib.suppress(RuntimeError):  # already set once in this process
             torch.set_num_interop_threads(1)
-        except RuntimeError:  # already set once in this process
-            pass
     torch.manual_seed(args.seed)
     device = torch.device(args.device)  # checked in parse
     args.precision = resolve_precision(args.precision, device)
@@ -487,16 +423,11 @@ def train(args, completed: runlog.Completed) -> dict:
     D, A = venv.obs_dim, venv.num_actions
     group_of_seat, rep_seat = trajectory_groups(P, venv.sides, args.credit)
     G = len(rep_seat)
+    # assign_credit's arguments after the rollout's arrays, but for the pending trajectories
+    credit_args = (group_of_seat, rep_seat, args.gamma, args.gae_lambda)
+    kinds, share = args.league, args.league_share
     league = League(
-        args.game,
-        args.league,
-        args.league_share,
-        venv.sides,
-        P,
-        N,
-        args.pool_size,
-        args.seed,
-        config=args.config,
+        args.game, kinds, share, venv.sides, P, N, args.pool_size, args.seed, args.config
     )
     rows_n = np.arange(N)
 
@@ -515,17 +446,13 @@ def train(args, completed: runlog.Completed) -> dict:
         loss_fn = torch.compile(ppo_loss)
 
     # -- preallocated rollout storage: (T, N) decisions and (N, G) carried open decisions ------
-    f32 = torch.float32
-    obs_buf = torch.zeros((T, N, D), dtype=f32, device=device)
-    mask_buf = torch.zeros((T, N, A), dtype=torch.bool, device=device)
-    act_buf = torch.zeros((T, N), dtype=torch.long, device=device)
-    logp_buf = torch.zeros((T, N), dtype=f32, device=device)
-    val_buf = torch.zeros((T, N), dtype=f32, device=device)
-    carry_obs = torch.zeros((N, G, D), dtype=f32, device=device)
-    carry_mask = torch.zeros((N, G, A), dtype=torch.bool, device=device)
-    carry_act = torch.zeros((N, G), dtype=torch.long, device=device)
-    carry_logp = torch.zeros((N, G), dtype=f32, device=device)
-    carry_val = torch.zeros((N, G), dtype=f32, device=device)
+    def zeros(*shape, dtype=torch.float32):
+        return torch.zeros(shape, dtype=dtype, device=device)
+
+    obs_buf, mask_buf = zeros(T, N, D), zeros(T, N, A, dtype=torch.bool)
+    act_buf, logp_buf, val_buf = zeros(T, N, dtype=torch.long), zeros(T, N), zeros(T, N)
+    carry_obs, carry_mask = zeros(N, G, D), zeros(N, G, A, dtype=torch.bool)
+    carry_act, carry_logp, carry_val = zeros(N, G, dtype=torch.long), zeros(N, G), zeros(N, G)
     seats = np.zeros((T, N), np.int64)
     learn = np.zeros((T, N), np.bool_)
     rewards = np.zeros((T, N, P), np.float32)
@@ -535,27 +462,15 @@ def train(args, completed: runlog.Completed) -> dict:
     obs, mask, info = venv.reset(seed=args.seed)
     # compile the credit kernel and warm the engine (numba compiles on first use) before timing
     assign_credit(
-        seats[:1],
-        learn[:1],
-        rewards[:1],
-        dones[:1],
-        np.zeros((1, N)),
-        group_of_seat,
-        rep_seat,
-        args.gamma,
-        args.gae_lambda,
-        pending,
+        seats[:1], learn[:1], rewards[:1], dones[:1], np.zeros((1, N)), *credit_args, pending
     )
 
     logs = completed.logs = runlog.Logs(out)
     timing = dict.fromkeys((*runlog.TRAIN_PARTS, "eval"), 0.0)  # seconds by part
     budget_s = args.minutes * 60.0
     progress = runlog.Progress(args.total_timesteps, budget_s, args.progress)
-    timesteps = trained = engine_decisions = games = 0
-    update = 0
-    next_eval = args.eval_every
-    next_snapshot = args.snapshot_every
-    last_eval = -1
+    timesteps = trained = engine_decisions = games = update = 0
+    next_eval, next_snapshot, last_eval = args.eval_every, args.snapshot_every, -1
     t_start = time.perf_counter()
 
     def elapsed() -> float:
@@ -628,18 +543,8 @@ def train(args, completed: runlog.Completed) -> dict:
 
         # -- credit assignment per trajectory, across rollouts ---------------------------------
         t0 = time.perf_counter()
-        credit, pending = assign_credit(
-            seats,
-            learn,
-            rewards,
-            dones,
-            val_buf.cpu().numpy(),
-            group_of_seat,
-            rep_seat,
-            args.gamma,
-            args.gae_lambda,
-            pending,
-        )
+        values = val_buf.cpu().numpy()
+        credit, pending = assign_credit(seats, learn, rewards, dones, values, *credit_args, pending)
         idx = torch.from_numpy(np.flatnonzero(credit.valid.ravel())).to(device)
         cidx = torch.from_numpy(np.flatnonzero(credit.carry_valid.ravel())).to(device)
         adv = torch.from_numpy(np.concatenate([credit.adv.ravel(), credit.carry_adv.ravel()]))
@@ -667,35 +572,26 @@ def train(args, completed: runlog.Completed) -> dict:
         # -- PPO update on every finished decision ---------------------------------------------
         t0 = time.perf_counter()
         M = b_act.numel()
+        batch = (b_obs, b_mask, b_act, b_logp, b_adv, b_ret, b_val)  # in ppo_loss's order
         b_mag = None
         if magnet is not None and M:
             with torch.no_grad(), autocast(device, args.precision):
                 b_mag = torch.log_softmax(masked_logits(magnet, b_obs, b_mask), dim=1)
-        stats = torch.zeros(6)
+        stats = torch.zeros(len(LOSS_STATS))
         n_mb = 0
         for _epoch in range(args.epochs if M else 0):  # M = 0: no trajectory step closed yet
             perm = torch.randperm(M, device=device)
             for mb in torch.tensor_split(perm, max(1, round(M / args.minibatch_size))):
+                mag = None if b_mag is None else b_mag[mb]
                 with autocast(device, args.precision):
-                    loss, s = loss_fn(
-                        agent,
-                        b_obs[mb],
-                        b_mask[mb],
-                        b_act[mb],
-                        b_logp[mb],
-                        b_adv[mb],
-                        b_ret[mb],
-                        b_val[mb],
-                        args,
-                        None if b_mag is None else b_mag[mb],
-                    )
+                    loss, s = loss_fn(agent, *(x[mb] for x in batch), args, mag)
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
                 stats += s.cpu()
                 n_mb += 1
-            if args.target_kl is not None and float(s[3]) > args.target_kl:
+            if args.target_kl is not None and float(s[3]) > args.target_kl:  # approx_kl
                 break
         stats /= max(n_mb, 1)
         var = float(b_ret.var()) if M > 1 else 0.0
@@ -715,12 +611,7 @@ def train(args, completed: runlog.Completed) -> dict:
                 "batch": M,
                 "games": games,
                 "learning_rate": optimizer.param_groups[0]["lr"],
-                "pg_loss": float(stats[0]),
-                "v_loss": float(stats[1]),
-                "entropy": float(stats[2]),
-                "approx_kl": float(stats[3]),
-                "clipfrac": float(stats[4]),
-                "magnet_kl": float(stats[5]),
+                **dict(zip(LOSS_STATS, stats.tolist(), strict=True)),
                 "explained_variance": explained,
                 "league_games_share": float((league.member >= 0).mean()),
             }
