@@ -57,7 +57,7 @@ def test_make_agent__sample_specs_play_a_model_by_sampling_its_policy(tmp_path):
     assert np.array_equal(again.act_batch(obs, mask), picks)  # seeded
     if cardenvs.zoo.has("piquet-v0"):
         assert not arena.make_agent("sample:zoo", "piquet-v0").deterministic
-    from train.ppo import league_agent
+    from train.league import league_agent
 
     assert not league_agent(f"sample:model:{path}", "piquet-v0", {}, 0).deterministic
 

@@ -15,7 +15,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.policy import NumpyPolicy, PolicyAgent, layout_id
-from train.ppo import Pending, assign_credit, trajectory_groups
+from train.credit import Pending, assign_credit, trajectory_groups
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMMA, LAM = 0.9, 0.8
@@ -357,7 +357,7 @@ def export(agent, torch, game: str = "piquet-v0") -> NumpyPolicy:
     """A torch agent as a NumpyPolicy with the header train/ppo.py writes."""
     import argparse
 
-    from train.ppo import model_header, to_numpy_policy
+    from train.model_file import model_header, to_numpy_policy
 
     sizes = [m.out_features for m in agent.actor if isinstance(m, torch.nn.Linear)][:-1]
     act = "tanh" if any(isinstance(m, torch.nn.Tanh) for m in agent.actor) else "relu"
@@ -743,7 +743,7 @@ def test_evaluate__plays_the_config_of_the_model_s_header_and_says_which(models,
 
 
 def test_trainer__league_seats_one_learner_side_per_league_game():
-    from train.ppo import League
+    from train.league import League
 
     sides = ((0, 2), (1, 3))
     league = League("partnership_piquet-v0", ["random"], 0.5, sides, 4, 400, 3, seed=0)
@@ -958,7 +958,8 @@ def test_trainer__init_starts_from_a_models_weights(tmp_path, capsys):
     pytest.importorskip("torch")
     from harness import random_model
 
-    from train.ppo import build_agent, load_numpy_policy, parse, to_numpy_policy
+    from train.model_file import load_numpy_policy, to_numpy_policy
+    from train.ppo import build_agent, parse
 
     path = random_model(tmp_path / "m.npz", "piquet-v0", hidden=(8, 4), seed=2)
     args = parse(["--game", "piquet-v0", "--init", str(path), "--net", "64"])

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from train import rllib_ppo  # noqa: E402
-from train.ppo import to_numpy_policy  # noqa: E402
+from train.model_file import to_numpy_policy  # noqa: E402
 
 
 def random_game(env, rng, seed=None):

@@ -478,12 +478,14 @@ def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
 def test_zoo__reevaluate_rewrites_the_results_and_keeps_the_weights(tmp_path, name):
     """``python -m train.zoo --reevaluate`` on a copy of a shipped model (4 games an opponent):
     the random and heuristic results gain the games won / drawn / lost and the mean reward's
-    interval, equal to the native trainer's evaluation of that model (``train.ppo.evaluate``
-    with the setting's training config and ``--eval-games 4``: seed 1 is its default seed 0
-    plus one; the side seating in partnership Piquet); every array of the file is unchanged,
-    the ISMCTS result and the learner decisions are kept, the re-evaluation is recorded, and
-    the model still loads through ``cardenvs.zoo``. The shipped file is never touched."""
+    interval, equal to the native trainer's evaluation of that model
+    (``train.evaluate.trainer_evaluation`` with the setting's training config and ``--eval-games
+    4``: seed 1 is its default seed 0 plus one; the side seating in partnership Piquet); every
+    array of the file is unchanged, the ISMCTS result and the learner decisions are kept, the
+    re-evaluation is recorded, and the model still loads through ``cardenvs.zoo``. The shipped
+    file is never touched."""
     from train import hyperparams, ppo
+    from train.evaluate import trainer_evaluation
     from train.zoo import main
 
     shipped = cardenvs.zoo.MODELS / f"{name}.npz"
@@ -513,7 +515,7 @@ def test_zoo__reevaluate_rewrites_the_results_and_keeps_the_weights(tmp_path, na
     config = json.loads(hyperparams.native_defaults(env_id)["config"]) | override
     args = ppo.parse(["--game", env_id, "--config", json.dumps(config), "--eval-games", "4"])
     venv = cardenvs.make_vector(env_id, 1, seed=0, **args.config)
-    trainer = {r["opponent"]: r for r in ppo.evaluate(shipped, args, venv)}
+    trainer = {r["opponent"]: r for r in trainer_evaluation(shipped, args, venv)}
     side = name == "partnership_piquet-v0"
     for opponent in ("random", "heuristic"):
         row, want = ev[opponent], trainer[opponent]

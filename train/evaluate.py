@@ -127,6 +127,33 @@ def evaluate(
     return rows
 
 
+def trainer_evaluation(model_path, args, venv) -> list[dict]:
+    """The native trainer's evaluation of a saved checkpoint (``train/ppo.py``: every
+    ``--eval-every`` learner decisions and at the end; the rows of its ``eval.csv``): the model,
+    deterministic, against random and heuristic on the batched engine (``evaluate``), about
+    ``args.eval_games`` games each over the ``args.eval_seating`` arrangements: every seat in
+    turn alone against the others (``solo``), or as a side (``side``; ``auto``: ``side`` for
+    partnership games, else ``solo``), or every arrangement of the two agents (``all``), under
+    ``args.eval_config``, seeded ``args.seed + 1``. ``venv`` is an engine of the game."""
+    seating = args.eval_seating
+    if seating == "auto":
+        seating = "side" if any(len(s) > 1 for s in venv.sides) else "solo"
+    count = {"solo": venv.num_seats, "side": len(venv.sides)}.get(
+        seating, len(arrangements(venv.num_seats))
+    )
+    n = max(1, args.eval_games // count)
+    return evaluate(
+        str(model_path),
+        args.game,
+        args.eval_config,
+        ["random", "heuristic"],
+        n,
+        args.seed + 1,
+        solo=seating == "solo",
+        side=seating == "side",
+    )
+
+
 def parse(argv=None):
     """The command line, every argument checked (``p.error`` naming what is wrong and what is
     allowed); the model is loaded here (``a.policy``), its game and config resolved from its

@@ -1,112 +1,55 @@
-"""Native PPO in PyTorch on a cardenvs game: one file, CleanRL style; every seat learns.
+"""Native PPO in PyTorch on a cardenvs game, one readable script in the manner of CleanRL's
+``ppo.py``: every seat learns.
 
     python -m train.ppo --game piquet-v0 --minutes 8
 
-Contract
---------
-The trainer drives ``cardenvs.make_vector`` directly: ``--num-envs`` games stepped together,
-``--num-steps`` engine steps per rollout (one decision per game per step, by the seat to act).
+Top to bottom: the command line (over the game's defaults, ``train/hyperparams.py``;
+``summary.json`` records what a run used), the network, sampling, the PPO loss, and the rollout
+and update loop. What other programs share lives in modules of its own, each with its contract:
+``train/credit.py`` (trajectories, rewards and GAE across rollouts), ``train/league.py`` (which
+seats the learner holds in each game; the league opponents that hold the others),
+``train/model_file.py`` (the ``.npz`` model), ``train/runlog.py`` (what a run writes to
+``--out`` and prints; Ctrl-C) and ``train.evaluate.trainer_evaluation`` (the evaluations).
 
-**Seats.** One network (a masked categorical policy and a value function, separate MLPs) plays
-every seat of every game from that seat's own observation, and every one of those decisions is
-training data. A share of the games (``--league-share``, drawn per game: at the start and again
-whenever a game ends) seats league opponents instead: the learner holds the seats of one side
-(drawn per game), one league member (``--league``: ``random``, ``heuristic``
-(``agents.heuristic_for``), ``self``: one of the last ``--pool-size`` frozen snapshots of the
-learner, taken every ``--snapshot-every`` learner decisions, which play by sampling their masked
-policy; or a frozen agent: ``zoo``, the game's pretrained model ``cardenvs.zoo.load(game,
-mode="greedy", **config)`` (chosen by the training config's number of players), or
-``model:<path>``, a ``.npz`` model of this trainer played by ``agents.policy.PolicyAgent``,
-deterministic) holds the others; those seats' decisions are not training data. Before the first
-snapshot a ``self`` draw is plain self-play. ``--league-share 1.0 --league <frozen agent>`` trains
-a best response to that agent (``benchmarks/exploit.py``): one side per game is the learner's,
-every other seat the agent's.
-
-**Credit assignment** (``assign_credit``, pure functions over arrays). A trajectory is the
-sequence of one side's own decisions in one game row (``--credit side``, the default: the seats
-of a side share every reward, so partnership Piquet trains per side, both partners' decisions in
-one sequence; in the other games a side is one seat) or of one seat's (``--credit seat``); other
-seats' moves in between are not steps of it. The engine pays every seat's reward on the step
-that ends the game (or the deal, with ``"episode": "deal"``), which is usually not a decision of
-that seat: a reward is credited to the trajectory's latest decision at or before that step (a
-reward with no decision of the trajectory in that game yet is dropped), and a game end makes
-that decision terminal. Each seat's reward is its own (the game's reward table: normand's
-+1, +1, -2 included); a side's is the reward of its first seat (partners' rewards are equal).
-Along each trajectory: ``delta_i = r_i + gamma * V_{i+1} * (1 - done_i) - V_i`` and ``A_i =
-delta_i + gamma * lambda * (1 - done_i) * A_{i+1}``, returns ``A_i + V_i``. A decision whose
-successor has not come yet at the end of a rollout stays pending (per row and trajectory: its
-observation, mask, action, log-probability, value and the reward credited so far) and is trained
-on in the rollout where its successor (or its game's end) arrives, bootstrapped from that
-successor's value; the advantage recursion is truncated where a successor is still pending (as
-CleanRL truncates at the rollout's end). Autoreset rows need no special case: the game end
-closes every open trajectory of the row.
-
-**Policy.** Logits of illegal actions are replaced by ``MASKED_LOGIT`` (-1e9) before the softmax,
-so they have probability exactly 0; actions are sampled by Gumbel-max with the uniform noise
-clamped away from 0, so an illegal action can never be drawn, and the rollout checks every
-sampled action against its mask (the engine checks every action again).
+**Rollout.** ``cardenvs.make_vector`` steps ``--num-envs`` games together, ``--num-steps``
+engine steps per rollout (one decision per game per step, by the seat to act). One network (a
+masked categorical policy and a value function, separate MLPs) plays every seat the learner
+holds from that seat's own observation, and every one of those decisions is training data.
+Illegal actions have probability exactly 0 (``masked_logits``) and can never be sampled
+(``sample_actions``); the rollout checks every sampled action against its mask (the engine
+checks every action again).
 
 **Update.** PPO-clip on every finished decision of the rollout (a batch of variable size, split
 into minibatches of about ``--minibatch-size``), ``--epochs`` passes, advantages normalised per
 minibatch, Adam, gradient clipping; ``--target-kl`` stops the epochs early.
 
-**Magnet** (``--magnet-coef`` > 0; off by default). The equilibrium-seeking update of magnetic
-mirror descent (Sokota et al., ICLR 2023) in PPO form: the loss adds ``--magnet-coef`` times the
-reverse KL from the policy to a magnet policy, ``sum_a pi(a|s) (log pi(a|s) - log rho(a|s))``
-over the legal actions of every trained decision. The magnet ``rho`` is a frozen copy of the
-policy network, first the starting policy (a near-uniform random network, or ``--init``'s
-model), moved to the current policy every ``--magnet-every`` learner decisions. Self-play with a
-pull toward a slowly moving magnet converges in two-player zero-sum games where plain self-play
-can cycle between fixed patterns; ``magnet_kl`` in ``progress.csv`` is the mean KL.
+**Magnet** (``--magnet-coef`` > 0; off by default): the equilibrium-seeking update of magnetic
+mirror descent (Sokota et al., ICLR 2023). The loss adds ``--magnet-coef`` times the reverse KL
+from the policy to the magnet (``ppo_loss``), a frozen copy of the policy network: first the
+starting policy (a near-uniform random network, or ``--init``'s model), moved to the current
+policy every ``--magnet-every`` learner decisions. Self-play with a pull toward a slowly moving
+magnet converges in two-player zero-sum games where plain self-play can cycle between fixed
+patterns; ``magnet_kl`` in ``progress.csv`` is the mean KL.
 
 **Arithmetic** (``--precision``). ``fp32``, or ``bf16``: the network's matrix products run in
 bfloat16 under ``torch.autocast`` (rollout, update and league snapshots alike) while the weights,
-the optimiser, the logits, the values, the log-probabilities and the losses stay fp32. ``auto``
-(the default) picks bf16 where the device computes it natively (a CPU with AVX-512 BF16 or AMX;
-a GPU that supports it), else fp32: on such a CPU bf16 trains the small MLPs here much faster and
-learns as well per decision (``docs/training.md#how-its-defaults-were-chosen``). Saved models
-hold fp32 weights and are played in fp32 (``agents.policy``).
-
-**Outputs** in ``--out``: ``model.npz`` and ``checkpoint_<decisions>.npz`` (the numpy-readable
-format of ``agents.policy``: weights and a JSON header with the game, config, sizes, observation
-layout hash, network, command and git commit; ``agents.policy.PolicyAgent`` plays one without
-torch), ``progress.csv`` (one row per update), ``eval.csv`` (one row per evaluation and
-opponent), TensorBoard events when ``tensorboard`` is installed, ``learning_curve.png`` (win
-rate against learner decisions and against wall-clock minutes) and ``summary.json`` (every
-argument, learner decisions/s, the shares of the training time spent in the engine, the
-rollout's forward pass, the league, credit assignment and the update). Evaluations (every
-``--eval-every`` learner decisions, and at the end) play the saved checkpoint, deterministic,
-against the random and the heuristic agents on the batched engine (``train.evaluate``,
-``cardenvs.arena.head_to_head``): every seat in turn alone against the others
-(``--eval-seating solo``), or as a side (``side``, the default for partnership Piquet), or every
-arrangement of the two agents (``all``); win rates with 95% Wilson intervals, and beside them the
-model's seats (or sides) won / drawn / lost and its mean reward with a 95% interval
-(``head_to_head``'s ``wins``, ``draws``, ``losses``, ``mean_return``, ``return_ci_low``,
-``return_ci_high``: columns of ``eval.csv``, in the printed lines and, as the draws' share, a
-dotted line of the learning curve), so a setting that mostly draws cannot pass for an even one.
+the optimiser, the logits, the values, the log-probabilities and the losses stay fp32; ``auto``
+picks bf16 where the device computes it natively (``resolve_precision``). Saved models hold fp32
+weights and are played in fp32 (``agents.policy``).
 
 **Budget.** Training stops at ``--total-timesteps`` learner decisions (decisions that are
 training data) or after ``--minutes`` of wall-clock time (evaluations included), whichever
-comes first; the last evaluation follows. Ctrl-C stops a run early: ``model.npz`` is then the
-model of the last completed update (no final evaluation, plot or summary), said in one line,
-exit status 130.
-
-Per-game defaults: ``train/hyperparams.py`` (``NATIVE`` and ``NATIVE_TUNED``); the command line
-overrides them; ``summary.json`` records what a run used.
+comes first; the last evaluation follows.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
-import csv
-import dataclasses
-import datetime
-import json
 import math
 import os
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -117,29 +60,22 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
-from numba import njit
 
 import cardenvs
-from cardenvs.agents.policy import FORMAT, FORMAT_VERSION, NumpyPolicy, actions_id, layout_id
+from cardenvs.agents.policy import NumpyPolicy
 from cardenvs.core.rng import MAX_SEED
 from cardenvs.registry import lookup
-from train import hyperparams
+from train import hyperparams, runlog
+from train.credit import Pending, assign_credit, trajectory_groups
+from train.league import LEAGUE_HELP, LEAGUE_KINDS, League, league_agent
+from train.model_file import load_numpy_policy, model_header, to_numpy_policy
 
 MASKED_LOGIT = -1e9  # the logit of an illegal action: probability exactly 0 after the softmax
-LEAGUE_KINDS = ("random", "heuristic", "self")  # and the frozen agents: zoo, model:<path>
-LEAGUE_HELP = (
-    "random, heuristic, self (snapshots of the learner), zoo (the game's pretrained "
-    "cardenvs.zoo model, greedy) or model:<path> (a .npz model of train/ppo.py, deterministic); "
-    "sample:zoo or sample:model:<path>: those models sampling their policy"
-)
 SEATINGS = ("auto", "solo", "side", "all")
 PRECISIONS = ("auto", "fp32", "bf16")
-ROOT = Path(__file__).resolve().parent.parent
 
 
-# =============================================================================================
-# Arguments
-# =============================================================================================
+# -- Arguments ----------------------------------------------------------------------------------
 def parse(argv=None) -> argparse.Namespace:
     """The command line, with the game's defaults (``train/hyperparams.py``) under it; bad
     values exit with a message (argparse's ``error``)."""
@@ -147,7 +83,8 @@ def parse(argv=None) -> argparse.Namespace:
         prog="python -m train.ppo",
         description="Native PPO (PyTorch) on a cardenvs game: every seat learns.",
     )
-    a = p.add_argument
+    a, on_off = p.add_argument, argparse.BooleanOptionalAction
+    # fmt: off
     a("--game", default="piquet-v0", choices=list(cardenvs.GAMES), help="environment id")
     a("--config", help="the game's config for training, as JSON (default: single deals)")
     a("--eval-config", help="the game's config for evaluations, JSON merged over --config")
@@ -155,101 +92,58 @@ def parse(argv=None) -> argparse.Namespace:
     a("--minutes", type=float, help="wall-clock budget in minutes, evaluations included (0: none)")
     a("--num-envs", type=int, help="games stepped together")
     a("--num-steps", type=int, help="engine steps per rollout (one decision per game per step)")
-    a(
-        "--seed",
-        type=int,
-        default=0,
-        help="seed of the engine (row b: seed + b), the network, the league",
-    )
+    a("--seed", type=int, default=0,
+      help="seed of the engine (row b: seed + b), the network, the league")
     # One torch thread by default: more threads contend for the cores over the small matrix
     # products, and the engine and the league run in between. torch.compile is off by default:
     # it took long to compile and did not make the update measurably faster
     # (docs/training.md#how-its-defaults-were-chosen).
     a("--threads", type=int, default=1, help="torch's CPU threads (intra-op; interop is 1)")
     a("--device", default="cpu", help="torch device of the network and the rollout (cpu, cuda)")
-    a(
-        "--compile",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="torch.compile the rollout's forward pass and the loss",
-    )
-    a(
-        "--precision",
-        choices=PRECISIONS,
-        default="auto",
-        help="the network's arithmetic: fp32, or bf16 matrix products under torch.autocast "
-        "(weights, optimiser and losses stay fp32); auto: bf16 where the device computes it "
-        "natively (a CPU with AVX-512 BF16 or AMX, a GPU that supports it), else fp32",
-    )
+    a("--compile", action=on_off, default=False,
+      help="torch.compile the rollout's forward pass and the loss")
+    a("--precision", choices=PRECISIONS, default="auto",
+      help="the network's arithmetic: fp32, or bf16 matrix products under torch.autocast "
+      "(weights, optimiser and losses stay fp32); auto: bf16 where the device computes it "
+      "natively (a CPU with AVX-512 BF16 or AMX, a GPU that supports it), else fp32")
     a("--net", type=int, nargs="+", help="hidden layer sizes of the policy and value MLPs")
     a("--activation", choices=("tanh", "relu"), help="activation of the hidden layers")
     a("--learning-rate", type=float, help="Adam's learning rate")
-    a(
-        "--anneal-lr",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="decay the learning rate linearly to 0 over the budget",
-    )
+    a("--anneal-lr", action=on_off, default=False,
+      help="decay the learning rate linearly to 0 over the budget")
     a("--gamma", type=float, help="discount per decision of a trajectory")
     a("--gae-lambda", type=float, help="GAE's lambda")
     a("--epochs", type=int, help="passes over each rollout's batch")
     a("--minibatch-size", type=int, help="decisions per gradient step (about)")
     a("--clip-coef", type=float, help="PPO's clip range of the probability ratio")
-    a(
-        "--clip-vloss",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="clip the value loss as PPO2 does",
-    )
+    a("--clip-vloss", action=on_off, default=False, help="clip the value loss as PPO2 does")
     a("--ent-coef", type=float, help="entropy bonus coefficient")
-    a(
-        "--magnet-coef",
-        type=float,
-        default=0.0,
-        help="weight of the reverse KL from the policy to the magnet policy (0: off; the "
-        "equilibrium-seeking update of magnetic mirror descent)",
-    )
-    a(
-        "--magnet-every",
-        type=int,
-        default=1_000_000,
-        help="learner decisions between moves of the magnet to the current policy",
-    )
+    a("--magnet-coef", type=float, default=0.0,
+      help="weight of the reverse KL from the policy to the magnet policy (0: off; the "
+      "equilibrium-seeking update of magnetic mirror descent)")
+    a("--magnet-every", type=int, default=1_000_000,
+      help="learner decisions between moves of the magnet to the current policy")
     a("--vf-coef", type=float, help="value loss coefficient")
     a("--max-grad-norm", type=float, help="gradient norm clip")
     a("--target-kl", type=float, default=None, help="stop an update's epochs above this KL")
     a("--credit", choices=("side", "seat"), help="a trajectory is a side's or a seat's decisions")
     a("--league-share", type=float, help="share of games whose other sides are league opponents")
-    a(
-        "--league",
-        nargs="+",
-        metavar="KIND",
-        help=f"league opponents (one drawn per league game): {LEAGUE_HELP}",
-    )
+    a("--league", nargs="+", metavar="KIND",
+      help=f"league opponents (one drawn per league game): {LEAGUE_HELP}")
     a("--pool-size", type=int, help="frozen snapshots of the learner kept in the league")
     a("--snapshot-every", type=int, help="learner decisions between snapshots")
     a("--eval-every", type=int, help="learner decisions between evaluations (and checkpoints)")
     a("--eval-games", type=int, help="games per opponent per evaluation (over the seatings)")
-    a(
-        "--eval-seating",
-        choices=SEATINGS,
-        default="auto",
-        help="solo: the model alone in each seat; side: each side; all: every arrangement; "
-        "auto: side for partnership games, else solo",
-    )
-    a("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
+    a("--eval-seating", choices=SEATINGS, default="auto",
+      help="solo: the model alone in each seat; side: each side; all: every arrangement; "
+      "auto: side for partnership games, else solo")
+    a("--progress", action=on_off, default=True, help="progress bar")
     a("--out", help="output folder (default runs/native-<game>)")
-    a(
-        "--init",
-        help="start from this .npz model's weights (of --game; its network sets --net and "
-        "--activation), e.g. a best response started from the zoo's model",
-    )
-    a(
-        "--init-temperature",
-        type=float,
-        default=1.0,
-        help="--init: divide the model's logits by this (> 1: less sure, more exploration)",
-    )
+    a("--init", help="start from this .npz model's weights (of --game; its network sets --net "
+      "and --activation), e.g. a best response started from the zoo's model")
+    a("--init-temperature", type=float, default=1.0,
+      help="--init: divide the model's logits by this (> 1: less sure, more exploration)")
+    # fmt: on
     game = p.parse_known_args(argv)[0].game
     tuned = hyperparams.native_defaults(game)
     unknown = set(tuned) - set(vars(p.parse_known_args([])[0]))
@@ -268,8 +162,6 @@ def parse(argv=None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and not (math.isfinite(value) and allowed(value)):
             p.error(f"--{name.replace('_', '-')} must be {what}, got {value}")
-    if not (math.isfinite(args.init_temperature) and args.init_temperature > 0):
-        p.error(f"--init-temperature must be a positive number, got {args.init_temperature}")
     if args.init is not None:  # the network is the model's: checked and read here
         try:
             args.init_policy = NumpyPolicy.load(args.init)
@@ -297,16 +189,14 @@ def parse(argv=None) -> argparse.Namespace:
             f"evaluations' games seed + 1, ...; a seed is at most {MAX_SEED}), got {args.seed}"
         )
     check_device(p, args.device)
-    for kind in args.league:
-        if kind in LEAGUE_KINDS:
-            continue
+    for kind in (k for k in args.league if k not in LEAGUE_KINDS):
         try:
             league_agent(kind, args.game, args.config, args.seed)  # loads it once: a clear error
         except (ValueError, ImportError, OSError) as e:
             p.error(f"--league {kind}: {e}")
     if args.out is None:
         args.out = f"runs/native-{args.game}"
-    problem = out_problem(Path(args.out))
+    problem = runlog.out_problem(Path(args.out))
     if problem:
         p.error(f"--out {args.out!r} {problem}")
     args.command = "python -m train.ppo " + shlex.join(sys.argv[1:] if argv is None else argv)
@@ -326,6 +216,7 @@ FLOAT_RANGES = (
     ("max_grad_norm", "a finite number above 0", lambda x: x > 0),
     ("target_kl", "a finite number above 0 (or left out: no early stop)", lambda x: x > 0),
     ("league_share", "in [0, 1]", lambda x: 0 <= x <= 1),
+    ("init_temperature", "a positive number", lambda x: x > 0),
 )
 
 
@@ -342,249 +233,7 @@ def check_device(parser, name: str) -> None:
         parser.error(f"--device {name!r} cannot be used: {e} (cpu, or cuda where there is a GPU)")
 
 
-def out_problem(out: Path) -> str | None:
-    """Why the output folder ``out`` cannot be used (made if missing), or None."""
-    if out.exists():
-        if not out.is_dir():
-            return "is a file: give a folder (made if missing) for the model and the logs"
-        if not os.access(out, os.W_OK | os.X_OK):
-            return "is a folder this user cannot write to"
-        return None
-    parent = out.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        return f"cannot be made: {str(parent)!r} is a file, not a folder"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"cannot be made: {str(parent)!r} is a folder this user cannot write to"
-    return None
-
-
-# =============================================================================================
-# Credit assignment: pure functions over arrays (no torch)
-# =============================================================================================
-@dataclasses.dataclass
-class Pending:
-    """The open trajectories between rollouts, per (row, trajectory group): ``live`` (a decision
-    waits for its successor), ``src`` (the rollout step that decision was made at, or -1 once it
-    has been moved out of the rollout's buffers: then it comes from the trainer's carry
-    buffers), ``value`` (its value estimate) and ``reward`` (credited to it so far)."""
-
-    live: np.ndarray
-    src: np.ndarray
-    value: np.ndarray
-    reward: np.ndarray
-
-    @classmethod
-    def empty(cls, num_envs: int, num_groups: int) -> Pending:
-        shape = (num_envs, num_groups)
-        return cls(
-            np.zeros(shape, np.bool_),
-            np.full(shape, -1, np.int64),
-            np.zeros(shape, np.float64),
-            np.zeros(shape, np.float64),
-        )
-
-    def copy(self) -> Pending:
-        return Pending(self.live.copy(), self.src.copy(), self.value.copy(), self.reward.copy())
-
-
-@dataclasses.dataclass
-class Credit:
-    """What ``assign_credit`` returns: for the rollout's decisions ``(T, N)`` and for the
-    decisions carried in from before ``(N, G)``: advantages, returns and ``valid`` (finished:
-    its successor or its game's end has come, so it is training data now)."""
-
-    adv: np.ndarray
-    ret: np.ndarray
-    valid: np.ndarray
-    carry_adv: np.ndarray
-    carry_ret: np.ndarray
-    carry_valid: np.ndarray
-
-
-def trajectory_groups(num_seats: int, sides, credit: str) -> tuple[np.ndarray, np.ndarray]:
-    """``group_of_seat`` (the trajectory group of each seat) and ``rep_seat`` (the seat whose
-    reward is each group's): per side (``credit="side"``) or per seat (``"seat"``)."""
-    if credit == "seat":
-        seats = np.arange(num_seats, dtype=np.int64)
-        return seats, seats.copy()
-    if credit != "side":
-        raise ValueError(f"credit must be 'side' or 'seat', got {credit!r}")
-    group = np.full(num_seats, -1, np.int64)
-    for g, side in enumerate(sides):
-        group[list(side)] = g
-    if (group < 0).any():
-        raise ValueError(f"sides {sides} do not cover seats 0..{num_seats - 1}")
-    return group, np.array([side[0] for side in sides], np.int64)
-
-
-def assign_credit(
-    seats: np.ndarray,
-    learn: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    values: np.ndarray,
-    group_of_seat: np.ndarray,
-    rep_seat: np.ndarray,
-    gamma: float,
-    lam: float,
-    pending: Pending,
-) -> tuple[Credit, Pending]:
-    """Per-trajectory rewards, returns and GAE of one rollout (see the module docstring).
-
-    Args:
-        seats: ``(T, N)`` the seat that decided at step ``t`` in row ``b``.
-        learn: ``(T, N)`` whether that decision is training data (the learner's seat).
-        rewards: ``(T, N, P)`` the rewards the engine returned at step ``t``.
-        dones: ``(T, N)`` the game (episode) of row ``b`` ended at step ``t``.
-        values: ``(T, N)`` the value estimate of each decision.
-        group_of_seat, rep_seat: from ``trajectory_groups``.
-        gamma, lam: discount and GAE lambda.
-        pending: the open trajectories before this rollout (``Pending.empty`` at first); not
-            modified.
-
-    Returns:
-        ``(credit, pending_after)``; in ``pending_after``, ``src >= 0`` marks a decision of this
-        rollout left open (the caller moves its data to its carry buffers and sets ``src`` to
-        -1), ``src == -1`` with ``live`` a decision that was already carried and is still open.
-    """
-    T, N = seats.shape
-    P = rewards.shape[2]
-    if learn.shape != (T, N) or dones.shape != (T, N) or values.shape != (T, N):
-        raise ValueError(
-            f"seats, learn, dones and values must all be (T, N) = {(T, N)}; got learn "
-            f"{learn.shape}, dones {dones.shape}, values {values.shape}"
-        )
-    if rewards.shape[:2] != (T, N) or group_of_seat.shape != (P,):
-        raise ValueError(f"rewards must be (T, N, P) = {(T, N, P)} with P seats in group_of_seat")
-    G = rep_seat.shape[0]
-    if pending.live.shape != (N, G):
-        raise ValueError(f"pending state is {pending.live.shape}, expected (N, G) = {(N, G)}")
-    after = pending.copy()
-    out = Credit(
-        np.zeros((T, N), np.float32),
-        np.zeros((T, N), np.float32),
-        np.zeros((T, N), np.bool_),
-        np.zeros((N, G), np.float32),
-        np.zeros((N, G), np.float32),
-        np.zeros((N, G), np.bool_),
-    )
-    _credit_kernel(
-        np.ascontiguousarray(seats, np.int64),
-        np.ascontiguousarray(learn, np.bool_),
-        np.ascontiguousarray(rewards, np.float64),
-        np.ascontiguousarray(dones, np.bool_),
-        np.ascontiguousarray(values, np.float64),
-        np.ascontiguousarray(group_of_seat, np.int64),
-        np.ascontiguousarray(rep_seat, np.int64),
-        float(gamma),
-        float(lam),
-        after.live,
-        after.src,
-        after.value,
-        after.reward,
-        out.adv,
-        out.ret,
-        out.valid,
-        out.carry_adv,
-        out.carry_ret,
-        out.carry_valid,
-    )
-    return out, after
-
-
-@njit(cache=True)
-def _credit_kernel(
-    seats,
-    learn,
-    rewards,
-    dones,
-    values,
-    group_of_seat,
-    rep_seat,
-    gamma,
-    lam,
-    live,
-    src,
-    pval,
-    prew,
-    adv,
-    ret,
-    valid,
-    carry_adv,
-    carry_ret,
-    carry_valid,
-):
-    """One pass forward in time links each decision to its successor (or its game's end) and
-    credits the rewards; one pass backward computes GAE. Updates the pending state in place."""
-    T, N = seats.shape
-    G = live.shape[1]
-    delta = np.zeros((T, N))
-    nxt = np.full((T, N), -1, np.int64)
-    carry_delta = np.zeros((N, G))
-    carry_next = np.full((N, G), -1, np.int64)
-    carry_value = pval.copy()  # the carried decisions' own values (pval moves on)
-    for t in range(T):
-        for b in range(N):
-            if learn[t, b]:
-                g = group_of_seat[seats[t, b]]
-                if live[b, g]:  # the previous decision of this trajectory gets its successor
-                    d = prew[b, g] + gamma * values[t, b] - pval[b, g]
-                    p = src[b, g]
-                    if p < 0:
-                        carry_delta[b, g] = d
-                        carry_next[b, g] = t
-                        carry_valid[b, g] = True
-                    else:
-                        delta[p, b] = d
-                        nxt[p, b] = t
-                        valid[p, b] = True
-                live[b, g] = True
-                src[b, g] = t
-                pval[b, g] = values[t, b]
-                prew[b, g] = 0.0
-            for g in range(G):  # rewards go to each trajectory's latest decision
-                if live[b, g]:
-                    prew[b, g] += rewards[t, b, rep_seat[g]]
-            if dones[t, b]:  # the game ended: its open decisions are terminal
-                for g in range(G):
-                    if live[b, g]:
-                        d = prew[b, g] - pval[b, g]
-                        p = src[b, g]
-                        if p < 0:
-                            carry_delta[b, g] = d
-                            carry_valid[b, g] = True
-                        else:
-                            delta[p, b] = d
-                            valid[p, b] = True
-                        live[b, g] = False
-                        src[b, g] = -1
-                        pval[b, g] = 0.0
-                        prew[b, g] = 0.0
-    for t in range(T - 1, -1, -1):
-        for b in range(N):
-            if valid[t, b]:
-                a = delta[t, b]
-                n = nxt[t, b]
-                if n >= 0 and valid[n, b]:
-                    a += gamma * lam * adv[n, b]
-                adv[t, b] = a
-                ret[t, b] = a + values[t, b]
-    for b in range(N):
-        for g in range(G):
-            if carry_valid[b, g]:
-                a = carry_delta[b, g]
-                n = carry_next[b, g]
-                if n >= 0 and valid[n, b]:
-                    a += gamma * lam * adv[n, b]
-                carry_adv[b, g] = a
-                carry_ret[b, g] = a + carry_value[b, g]
-
-
-# =============================================================================================
-# The network: a masked categorical policy and a value function
-# =============================================================================================
+# -- The network: a masked categorical policy and a value function ------------------------------
 def build_agent(obs_dim: int, num_actions: int, hidden, activation: str):
     """Separate policy and value MLPs (the SB3 ``net_arch=[...]`` shape), CleanRL's init."""
     import torch
@@ -628,8 +277,10 @@ def masked_logits(actor, obs, mask):
 
 def resolve_precision(precision: str, device) -> str:
     """``--precision``'s value for ``device``: ``auto`` becomes ``bf16`` where bf16 matrix
-    products run natively (there they take about a third of fp32's time for a 2 x 256 MLP),
-    else ``fp32`` (emulated bf16 would be slower than fp32)."""
+    products run natively (a CPU with AVX-512 BF16 or AMX; a GPU that supports it: there they
+    take about a third of fp32's time for a 2 x 256 MLP, and bf16 learns as well per decision,
+    ``docs/training.md#how-its-defaults-were-chosen``), else ``fp32`` (emulated bf16 would be
+    slower than fp32)."""
     import torch
 
     if precision != "auto":
@@ -647,8 +298,6 @@ def resolve_precision(precision: str, device) -> str:
 
 def autocast(device, precision: str):
     """The context the network's forward passes run in: ``torch.autocast`` to bf16, or none."""
-    import contextlib
-
     import torch
 
     if precision == "bf16":
@@ -676,9 +325,13 @@ def act_step(agent, obs, mask):
     return actions, logp, values
 
 
+#: the statistics ``ppo_loss`` returns, in order (columns of ``progress.csv``)
+LOSS_STATS = ("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac", "magnet_kl")
+
+
 def ppo_loss(agent, obs, mask, actions, old_logp, adv, ret, old_values, args, magnet_logp=None):
-    """PPO-clip loss of one minibatch and its statistics (tensors): policy loss, value loss,
-    entropy, approximate KL, clip fraction, KL to the magnet (0 without one). With
+    """PPO-clip loss of one minibatch and its statistics (tensors, ``LOSS_STATS``): policy loss,
+    value loss, entropy, approximate KL, clip fraction, KL to the magnet (0 without one). With
     ``magnet_logp`` (the magnet policy's log-probabilities of every action of these rows),
     ``args.magnet_coef`` times the reverse KL ``sum_a pi(a) (log pi(a) - log magnet(a))`` is
     added (magnetic mirror descent's pull toward the magnet)."""
@@ -734,396 +387,20 @@ class Snapshot:
         return actions.cpu().numpy()
 
 
-def load_numpy_policy(agent, policy: NumpyPolicy, temperature: float = 1.0) -> None:
-    """Copy ``policy``'s weights into ``agent`` (``build_agent`` of the same sizes): the
-    inverse of ``to_numpy_policy``. ``temperature`` > 1 divides the policy's logits (its last
-    layer) by it: the same preferences, less sure, so that training explores again."""
-    import torch
-
-    with torch.no_grad():
-        for layers, net in ((policy.pi, agent.actor), (policy.vf, agent.critic)):
-            linear = [m for m in net if hasattr(m, "weight")]
-            for (w_t, b), layer in zip(layers, linear, strict=True):
-                layer.weight.copy_(torch.as_tensor(np.ascontiguousarray(w_t.T)))
-                layer.bias.copy_(torch.as_tensor(b))
-        if temperature != 1.0:
-            head = [m for m in agent.actor if hasattr(m, "weight")][-1]
-            head.weight /= temperature
-            head.bias /= temperature
-
-
-def to_numpy_policy(agent, header: dict) -> NumpyPolicy:
-    """The network as a ``NumpyPolicy`` (the ``.npz`` format of ``agents.policy``)."""
-    arrays = {}
-    for prefix, net in (("pi", agent.actor), ("vf", agent.critic)):
-        linear = [m for m in net if hasattr(m, "weight")]
-        for k, layer in enumerate(linear):
-            arrays[f"{prefix}.{k}.weight"] = layer.weight.detach().cpu().numpy().copy()
-            arrays[f"{prefix}.{k}.bias"] = layer.bias.detach().cpu().numpy().copy()
-    return NumpyPolicy(header, arrays)
-
-
-def model_header(args, venv, timesteps: int) -> dict:
-    """The JSON header of a saved model (``agents.policy``'s format)."""
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": args.game,
-        "config": dataclasses.asdict(venv.config),
-        "obs_dim": int(venv.obs_dim),
-        "num_actions": int(venv.num_actions),
-        "obs_layout": layout_id(args.game),
-        "actions": actions_id(args.game),
-        "net": {"hidden": list(args.net), "activation": args.activation},
-        "command": args.command,
-        "git_commit": git_commit(),
-        "timesteps": int(timesteps),
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    }
-
-
-def git_commit() -> str | None:
-    """The checkout's commit (with ``-dirty`` when it has changes), or None outside git."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (head + ("-dirty" if dirty else "")) or None
-
-
-# =============================================================================================
-# The league: which seats the learner holds in each game, and the other seats' moves
-# =============================================================================================
-def league_agent(kind: str, game: str, config: dict, seed: int):
-    """A fixed league member of ``game`` by kind (``cardenvs.arena.make_agent``):
-    ``random``, ``heuristic``, ``zoo`` (``cardenvs.zoo.load(game, **config)``, greedy) or
-    ``model:<path>`` (a ``.npz`` model, ``agents.policy.PolicyAgent``, deterministic); ``None``
-    for ``self``. Raises ``ValueError`` for an unknown kind, a missing model or one of another
-    game."""
-    from cardenvs.arena import make_agent
-
-    if kind == "self":
-        return None
-    if kind in ("random", "heuristic", "zoo", "sample:zoo"):
-        return make_agent(kind, game, seed=seed, config=config)
-    if kind.startswith("model:") or kind.startswith("sample:model:"):
-        path = kind.split("model:", 1)[1]
-        if not path:
-            raise ValueError("model:<path> needs the path of a .npz model after 'model:'")
-        if Path(path).suffix == ".zip":
-            raise ValueError(
-                f"model:<path> takes a .npz model of train/ppo.py, got {path!r}: an SB3 .zip is "
-                "not loaded here (loading one runs the code its pickles hold)"
-            )
-        return make_agent(kind, game, seed=seed)
-    raise ValueError(f"unknown league kind {kind!r}; allowed: {LEAGUE_HELP}")
-
-
-class League:
-    """Per-game seating. Row ``b`` is a self-play game (``member[b] == -1``: the learner holds
-    every seat) or a league game (the learner holds the seats of one side, ``members[member[b]]``
-    the others). ``draw(rows)`` seats the given rows again (at the start, and for every game that
-    ends); ``learner[b, p]`` is True where the learner holds seat ``p`` of row ``b``."""
-
-    def __init__(
-        self,
-        game: str,
-        kinds,
-        share: float,
-        sides,
-        num_seats: int,
-        num_envs: int,
-        pool_size: int,
-        seed: int,
-        config: dict | None = None,
-    ):
-        self.game = game
-        self.share = float(share)
-        self.rng = np.random.default_rng(seed)
-        self.seed = seed
-        self.fixed = []  # (name, agent): random, heuristic, frozen agents (league_agent)
-        for kind in dict.fromkeys(kinds):
-            agent = league_agent(kind, game, config or {}, seed)
-            if agent is not None:
-                self.fixed.append((kind, agent))
-        self.use_self = "self" in kinds
-        self.pool_size = pool_size
-        self.snapshots = []  # (name, agent)
-        self.added = 0
-        self.side_masks = np.zeros((len(sides), num_seats), np.bool_)
-        for s, side in enumerate(sides):
-            self.side_masks[s, list(side)] = True
-        self.learner = np.ones((num_envs, num_seats), np.bool_)
-        self.member = np.full(num_envs, -1, np.int64)
-        self.draw(np.arange(num_envs))
-
-    @property
-    def members(self) -> list:
-        return self.fixed + self.snapshots
-
-    def draw(self, rows: np.ndarray) -> None:
-        k = rows.size
-        if k == 0:
-            return
-        n = len(self.members)
-        league = (self.rng.random(k) < self.share) & (n > 0)
-        member = self.rng.integers(max(n, 1), size=k)
-        side = self.rng.integers(len(self.side_masks), size=k)
-        self.member[rows] = np.where(league, member, -1)
-        self.learner[rows] = np.where(league[:, None], self.side_masks[side], True)
-
-    def add_snapshot(self, agent) -> None:
-        """A frozen copy of the learner (an agent with ``name`` and ``act_batch``) joins the
-        pool; in a full pool it takes the oldest one's place (and its games)."""
-        if not self.use_self:
-            return
-        if len(self.snapshots) < self.pool_size:
-            self.snapshots.append((agent.name, agent))
-        else:
-            k = self.added % self.pool_size
-            self.snapshots[k] = (agent.name, agent)
-        self.added += 1
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, learn: np.ndarray, actions: np.ndarray):
-        """Write the league's actions into ``actions`` where the learner does not decide."""
-        rows = np.flatnonzero(~learn)
-        if rows.size == 0:
-            return
-        who = self.member[rows]
-        if (who < 0).any():
-            raise RuntimeError("a self-play game has a seat the learner does not hold")
-        members = self.members
-        for k in np.unique(who):
-            sel = rows[who == k]
-            actions[sel] = members[k][1].act_batch(obs[sel], mask[sel])
-
-
-# =============================================================================================
-# Evaluation, logs, plot
-# =============================================================================================
-def evaluate(model_path: Path, args, venv) -> list[dict]:
-    """Win rates of the saved model against random and heuristic (``train.evaluate``): about
-    ``--eval-games`` games each, over the ``--eval-seating`` arrangements."""
-    from cardenvs.arena import arrangements
-    from train.evaluate import evaluate as evaluate_against
-
-    seating = args.eval_seating
-    if seating == "auto":
-        seating = "side" if any(len(s) > 1 for s in venv.sides) else "solo"
-    count = {"solo": venv.num_seats, "side": len(venv.sides)}.get(
-        seating, len(arrangements(venv.num_seats))
-    )
-    n = max(1, args.eval_games // count)
-    return evaluate_against(
-        str(model_path),
-        args.game,
-        args.eval_config,
-        ["random", "heuristic"],
-        n,
-        args.seed + 1,
-        solo=seating == "solo",
-        side=seating == "side",
-    )
-
-
-def plot(rows: list[dict], path: Path, title: str) -> bool:
-    """Win rate (95% CI) against learner decisions and against wall-clock minutes, and the share
-    of drawn games (dotted) where the rows count draws."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no learning curve")
-        return False
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
-    for ax, key, label in zip(
-        axes, ("timesteps", "minutes"), ("learner decisions", "wall-clock minutes"), strict=True
-    ):
-        for opp in sorted({r["opponent"] for r in rows}):
-            pts = [r for r in rows if r["opponent"] == opp]
-            x = [r[key] for r in pts]
-            line = ax.plot(x, [r["win_rate"] for r in pts], marker="o", label=f"vs {opp}")[0]
-            ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
-            if all("draws" in r for r in pts):
-                drawn = [int(r["draws"]) / int(r["games"]) for r in pts]
-                ax.plot(x, drawn, ":", color=line.get_color(), label=f"draws vs {opp}")
-        if rows:
-            ax.axhline(rows[0]["baseline"], color="grey", linestyle="--", label="equal strength")
-        ax.set_xlabel(label)
-        ax.set_ylim(0, 1)
-    axes[0].set_ylabel("win rate (95% CI); draws")
-    axes[0].legend()
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
-
-
-class Logs:
-    """``progress.csv`` (one row per update), ``eval.csv`` and TensorBoard events (if
-    installed)."""
-
-    def __init__(self, out: Path):
-        self.out = out
-        self._progress = None
-        self._writer = None
-        self.eval_rows: list[dict] = []
-        try:
-            from torch.utils.tensorboard import SummaryWriter
-
-            self.tb = SummaryWriter(str(out))
-        except ImportError:
-            self.tb = None
-            print("tensorboard is not installed: CSV logs only (pip install tensorboard)")
-
-    def update(self, row: dict) -> None:
-        if self._writer is None:
-            self._progress = open(self.out / "progress.csv", "w", newline="")
-            self._writer = csv.DictWriter(self._progress, fieldnames=list(row))
-            self._writer.writeheader()
-        self._writer.writerow(row)
-        self._progress.flush()
-        if self.tb is not None:
-            for k, v in row.items():
-                if k != "timesteps":
-                    self.tb.add_scalar(f"train/{k}", v, row["timesteps"])
-
-    def evaluation(self, rows: list[dict]) -> None:
-        self.eval_rows += rows
-        with open(self.out / "eval.csv", "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(self.eval_rows[0]))
-            w.writeheader()
-            w.writerows(self.eval_rows)
-        if self.tb is not None:
-            for r in rows:
-                step, opp = r["timesteps"], r["opponent"]
-                self.tb.add_scalar(f"eval/win_rate_{opp}", r["win_rate"], step)
-                self.tb.add_scalar(f"eval/draw_share_{opp}", r["draws"] / r["games"], step)
-                self.tb.add_scalar(f"eval/mean_return_{opp}", r["mean_return"], step)
-
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.close()
-        if self.tb is not None:
-            self.tb.close()
-
-
-class Progress:
-    """A progress bar over the budget (tqdm when installed, else one line per 5%)."""
-
-    def __init__(self, total: int, seconds: float, enabled: bool):
-        self.total, self.seconds, self.enabled = total, seconds, enabled
-        self.shown = 0
-        self.bar = None
-        if enabled:
-            try:
-                from tqdm import tqdm
-
-                self.bar = tqdm(total=1000, unit="‰", bar_format="{l_bar}{bar}| {postfix}")
-            except ImportError:
-                pass
-
-    def fraction(self, steps: int, elapsed: float) -> float:
-        f = steps / self.total
-        if self.seconds:
-            f = max(f, elapsed / self.seconds)
-        return min(f, 1.0)
-
-    def __call__(self, steps: int, elapsed: float, rate: float, note: str = "") -> None:
-        if not self.enabled:
-            return
-        f = self.fraction(steps, elapsed)
-        text = f"{steps:,} learner decisions, {rate:,.0f}/s, {elapsed / 60:.1f} min {note}"
-        if self.bar is not None:
-            self.bar.n = int(1000 * f)
-            self.bar.set_postfix_str(text, refresh=True)
-            return
-        step = int(20 * f)
-        if step > self.shown or note:
-            self.shown = step
-            print(f"[{'#' * int(30 * f):30s}] {text}", flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-# =============================================================================================
-# Training
-# =============================================================================================
-class Completed:
-    """The last completed update, kept for Ctrl-C: a copy of the network after it (``keep``),
-    its number and learner decisions, and the run's engine and logs."""
-
-    def __init__(self):
-        self.net = None
-        self.update = self.timesteps = 0
-        self.venv = self.logs = None
-
-    def keep(self, agent, update: int, timesteps: int) -> None:
-        if self.net is None:
-            self.net = copy.deepcopy(agent)
-        else:
-            self.net.load_state_dict(agent.state_dict())  # copies the tensors
-        self.update, self.timesteps = update, timesteps
-
-
+# -- Training -----------------------------------------------------------------------------------
 def main(argv=None) -> dict:
     """``python -m train.ppo``: the run's summary. Ctrl-C (``KeyboardInterrupt``) ends it with a
     short message and exit status 130, the model of the last completed update saved as
     ``model.npz`` in ``--out``."""
-    completed, args = Completed(), None
+    completed, args = runlog.Completed(), None
     try:
         args = parse(argv)
         return train(args, completed)
     except KeyboardInterrupt:
-        interrupted(args, completed)
+        runlog.interrupted(args, completed)
 
 
-def interrupted(args, completed: Completed) -> None:
-    """After Ctrl-C: save the last completed update's model (through a temporary file, a second
-    Ctrl-C held off meanwhile), close the logs, say so in one line and exit with status 130."""
-    import signal
-    import threading
-
-    hold = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if hold else None
-    try:
-        if completed.logs is not None:
-            completed.logs.close()
-        if completed.net is None:
-            message = "interrupted (Ctrl-C) before the first update was complete: no model saved"
-        else:
-            out = Path(args.out)
-            path, part = out / "model.npz", out / "model.npz.part"
-            header = model_header(args, completed.venv, completed.timesteps)
-            to_numpy_policy(completed.net, header).save(part)
-            os.replace(part, path)
-            message = (
-                "interrupted (Ctrl-C): saved the model of the last completed update (update "
-                f"{completed.update}, {completed.timesteps:,} learner decisions) to {path}; logs "
-                f"in {out}"
-            )
-    finally:
-        if hold and previous is not None:
-            signal.signal(signal.SIGINT, previous)
-    print(message, file=sys.stderr, flush=True)
-    raise SystemExit(130)
-
-
-def train(args, completed: Completed) -> dict:
+def train(args, completed: runlog.Completed) -> dict:
     """The run (see the module docstring); ``completed`` follows its last completed update."""
     try:
         import torch
@@ -1131,10 +408,8 @@ def train(args, completed: Completed) -> dict:
         sys.exit("training needs torch: pip install -c constraints.txt -e '.[train]'")
     torch.set_num_threads(args.threads)
     if torch.get_num_interop_threads() != 1:
-        try:
+        with contextlib.suppress(RuntimeError):  # already set once in this process
             torch.set_num_interop_threads(1)
-        except RuntimeError:  # already set once in this process
-            pass
     torch.manual_seed(args.seed)
     device = torch.device(args.device)  # checked in parse
     args.precision = resolve_precision(args.precision, device)
@@ -1148,16 +423,11 @@ def train(args, completed: Completed) -> dict:
     D, A = venv.obs_dim, venv.num_actions
     group_of_seat, rep_seat = trajectory_groups(P, venv.sides, args.credit)
     G = len(rep_seat)
+    # assign_credit's arguments after the rollout's arrays, but for the pending trajectories
+    credit_args = (group_of_seat, rep_seat, args.gamma, args.gae_lambda)
+    kinds, share = args.league, args.league_share
     league = League(
-        args.game,
-        args.league,
-        args.league_share,
-        venv.sides,
-        P,
-        N,
-        args.pool_size,
-        args.seed,
-        config=args.config,
+        args.game, kinds, share, venv.sides, P, N, args.pool_size, args.seed, args.config
     )
     rows_n = np.arange(N)
 
@@ -1176,17 +446,13 @@ def train(args, completed: Completed) -> dict:
         loss_fn = torch.compile(ppo_loss)
 
     # -- preallocated rollout storage: (T, N) decisions and (N, G) carried open decisions ------
-    f32 = torch.float32
-    obs_buf = torch.zeros((T, N, D), dtype=f32, device=device)
-    mask_buf = torch.zeros((T, N, A), dtype=torch.bool, device=device)
-    act_buf = torch.zeros((T, N), dtype=torch.long, device=device)
-    logp_buf = torch.zeros((T, N), dtype=f32, device=device)
-    val_buf = torch.zeros((T, N), dtype=f32, device=device)
-    carry_obs = torch.zeros((N, G, D), dtype=f32, device=device)
-    carry_mask = torch.zeros((N, G, A), dtype=torch.bool, device=device)
-    carry_act = torch.zeros((N, G), dtype=torch.long, device=device)
-    carry_logp = torch.zeros((N, G), dtype=f32, device=device)
-    carry_val = torch.zeros((N, G), dtype=f32, device=device)
+    def zeros(*shape, dtype=torch.float32):
+        return torch.zeros(shape, dtype=dtype, device=device)
+
+    obs_buf, mask_buf = zeros(T, N, D), zeros(T, N, A, dtype=torch.bool)
+    act_buf, logp_buf, val_buf = zeros(T, N, dtype=torch.long), zeros(T, N), zeros(T, N)
+    carry_obs, carry_mask = zeros(N, G, D), zeros(N, G, A, dtype=torch.bool)
+    carry_act, carry_logp, carry_val = zeros(N, G, dtype=torch.long), zeros(N, G), zeros(N, G)
     seats = np.zeros((T, N), np.int64)
     learn = np.zeros((T, N), np.bool_)
     rewards = np.zeros((T, N, P), np.float32)
@@ -1196,38 +462,29 @@ def train(args, completed: Completed) -> dict:
     obs, mask, info = venv.reset(seed=args.seed)
     # compile the credit kernel and warm the engine (numba compiles on first use) before timing
     assign_credit(
-        seats[:1],
-        learn[:1],
-        rewards[:1],
-        dones[:1],
-        np.zeros((1, N)),
-        group_of_seat,
-        rep_seat,
-        args.gamma,
-        args.gae_lambda,
-        pending,
+        seats[:1], learn[:1], rewards[:1], dones[:1], np.zeros((1, N)), *credit_args, pending
     )
 
-    logs = completed.logs = Logs(out)
-    timing = dict.fromkeys(("env", "policy", "league", "credit", "update", "eval"), 0.0)
+    logs = completed.logs = runlog.Logs(out)
+    timing = dict.fromkeys((*runlog.TRAIN_PARTS, "eval"), 0.0)  # seconds by part
     budget_s = args.minutes * 60.0
-    progress = Progress(args.total_timesteps, budget_s, args.progress)
-    timesteps = trained = engine_decisions = games = 0
-    update = 0
-    next_eval = args.eval_every
-    next_snapshot = args.snapshot_every
-    last_eval = -1
+    progress = runlog.Progress(args.total_timesteps, budget_s, args.progress)
+    timesteps = trained = engine_decisions = games = update = 0
+    next_eval, next_snapshot, last_eval = args.eval_every, args.snapshot_every, -1
     t_start = time.perf_counter()
 
     def elapsed() -> float:
         return time.perf_counter() - t_start
 
     def run_evaluation() -> list[dict]:
+        """Save a checkpoint and evaluate it (``train.evaluate.trainer_evaluation``)."""
         nonlocal last_eval
+        from train.evaluate import trainer_evaluation
+
         t0 = time.perf_counter()
         path = out / f"checkpoint_{timesteps}.npz"
         to_numpy_policy(agent, model_header(args, venv, timesteps)).save(path)
-        rows = evaluate(path, args, venv)
+        rows = trainer_evaluation(path, args, venv)
         for r in rows:
             r["timesteps"] = timesteps
             r["minutes"] = elapsed() / 60
@@ -1286,18 +543,8 @@ def train(args, completed: Completed) -> dict:
 
         # -- credit assignment per trajectory, across rollouts ---------------------------------
         t0 = time.perf_counter()
-        credit, pending = assign_credit(
-            seats,
-            learn,
-            rewards,
-            dones,
-            val_buf.cpu().numpy(),
-            group_of_seat,
-            rep_seat,
-            args.gamma,
-            args.gae_lambda,
-            pending,
-        )
+        values = val_buf.cpu().numpy()
+        credit, pending = assign_credit(seats, learn, rewards, dones, values, *credit_args, pending)
         idx = torch.from_numpy(np.flatnonzero(credit.valid.ravel())).to(device)
         cidx = torch.from_numpy(np.flatnonzero(credit.carry_valid.ravel())).to(device)
         adv = torch.from_numpy(np.concatenate([credit.adv.ravel(), credit.carry_adv.ravel()]))
@@ -1325,35 +572,26 @@ def train(args, completed: Completed) -> dict:
         # -- PPO update on every finished decision ---------------------------------------------
         t0 = time.perf_counter()
         M = b_act.numel()
+        batch = (b_obs, b_mask, b_act, b_logp, b_adv, b_ret, b_val)  # in ppo_loss's order
         b_mag = None
         if magnet is not None and M:
             with torch.no_grad(), autocast(device, args.precision):
                 b_mag = torch.log_softmax(masked_logits(magnet, b_obs, b_mask), dim=1)
-        stats = torch.zeros(6)
+        stats = torch.zeros(len(LOSS_STATS))
         n_mb = 0
         for _epoch in range(args.epochs if M else 0):  # M = 0: no trajectory step closed yet
             perm = torch.randperm(M, device=device)
             for mb in torch.tensor_split(perm, max(1, round(M / args.minibatch_size))):
+                mag = None if b_mag is None else b_mag[mb]
                 with autocast(device, args.precision):
-                    loss, s = loss_fn(
-                        agent,
-                        b_obs[mb],
-                        b_mask[mb],
-                        b_act[mb],
-                        b_logp[mb],
-                        b_adv[mb],
-                        b_ret[mb],
-                        b_val[mb],
-                        args,
-                        None if b_mag is None else b_mag[mb],
-                    )
+                    loss, s = loss_fn(agent, *(x[mb] for x in batch), args, mag)
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
                 stats += s.cpu()
                 n_mb += 1
-            if args.target_kl is not None and float(s[3]) > args.target_kl:
+            if args.target_kl is not None and float(s[3]) > args.target_kl:  # approx_kl
                 break
         stats /= max(n_mb, 1)
         var = float(b_ret.var()) if M > 1 else 0.0
@@ -1363,7 +601,7 @@ def train(args, completed: Completed) -> dict:
         update += 1
         completed.keep(agent, update, timesteps)  # what Ctrl-C saves from here on
 
-        train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
+        train_s = runlog.train_seconds(timing)
         logs.update(
             {
                 "timesteps": timesteps,
@@ -1373,12 +611,7 @@ def train(args, completed: Completed) -> dict:
                 "batch": M,
                 "games": games,
                 "learning_rate": optimizer.param_groups[0]["lr"],
-                "pg_loss": float(stats[0]),
-                "v_loss": float(stats[1]),
-                "entropy": float(stats[2]),
-                "approx_kl": float(stats[3]),
-                "clipfrac": float(stats[4]),
-                "magnet_kl": float(stats[5]),
+                **dict(zip(LOSS_STATS, stats.tolist(), strict=True)),
                 "explained_variance": explained,
                 "league_games_share": float((league.member >= 0).mean()),
             }
@@ -1394,69 +627,19 @@ def train(args, completed: Completed) -> dict:
         if timesteps >= next_eval:
             next_eval += args.eval_every
             rows = run_evaluation()
-            progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), _eval_note(rows))
+            progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), runlog.eval_note(rows))
 
     if last_eval != timesteps:
         rows = run_evaluation()
-        progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), _eval_note(rows))
+        progress(timesteps, elapsed(), timesteps / max(train_s, 1e-9), runlog.eval_note(rows))
     progress.close()
     seconds = elapsed()
     model_path = out / "model.npz"
     to_numpy_policy(agent, model_header(args, venv, timesteps)).save(model_path)
     logs.close()
-    title = f"native PPO on {args.game} (every seat learns, league share {args.league_share})"
-    plot(logs.eval_rows, out / "learning_curve.png", title)
-    train_s = sum(timing[k] for k in ("env", "policy", "league", "credit", "update"))
-    summary = {
-        "game": args.game,
-        "args": {k: v for k, v in vars(args).items() if k != "init_policy"},
-        "git_commit": git_commit(),
-        "timesteps": timesteps,
-        "trained_decisions": trained,
-        "engine_decisions": engine_decisions,
-        "updates": update,
-        "games": games,
-        "seconds": seconds,
-        "train_seconds": train_s,
-        "decisions_per_s": timesteps / train_s,
-        "decisions_per_s_with_eval": timesteps / seconds,
-        "engine_decisions_per_s": engine_decisions / train_s,
-        "seconds_by_part": timing,
-        "shares": {k: timing[k] / train_s for k in ("env", "policy", "league", "credit", "update")},
-        "threads": args.threads,
-        "precision": args.precision,
-        "device": str(device),
-        "final": logs.eval_rows[-2:],
-        "model": str(model_path),
-    }
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    sh = summary["shares"]
-    print(
-        f"{timesteps:,} learner decisions in {seconds / 60:.1f} min: "
-        f"{summary['decisions_per_s']:,.0f} learner decisions/s while training; shares of the "
-        f"training time: engine {sh['env']:.1%}, rollout forward {sh['policy']:.1%}, league "
-        f"{sh['league']:.1%}, credit {sh['credit']:.1%}, update {sh['update']:.1%}"
-    )
-    from cardenvs.arena import reward_text, wdl_text
-
-    for r in logs.eval_rows[-2:]:
-        reward = reward_text(r["mean_return"], r["return_ci_low"], r["return_ci_high"])
-        print(
-            f"vs {r['opponent']}: win rate {r['win_rate']:.3f} ({r['ci_low']:.3f}-"
-            f"{r['ci_high']:.3f}; equal strength {r['baseline']:.2f}) over {r['games']} games: "
-            f"W/D/L {wdl_text(r)}, mean reward {reward}"
-        )
-    print(f"model: {model_path}; logs: {out}/progress.csv, {out}/eval.csv, TensorBoard in {out}")
-    print(f"plot: {out / 'learning_curve.png'}; summary: {out / 'summary.json'}")
-    return summary
-
-
-def _eval_note(rows: list[dict]) -> str:
-    return "| " + " | ".join(
-        f"vs {r['opponent']}: {r['win_rate']:.2f} ({r['ci_low']:.2f}-{r['ci_high']:.2f}) "
-        f"W/D/L {r['wins']}/{r['draws']}/{r['losses']}"
-        for r in rows
-    )
+    counts = {"timesteps": timesteps, "trained_decisions": trained}
+    counts |= {"engine_decisions": engine_decisions, "updates": update, "games": games}
+    return runlog.finish(args, logs, timing, seconds, counts, device, model_path)
 
 
 if __name__ == "__main__":

@@ -229,7 +229,7 @@ def snapshot(algo, slot: str) -> None:
 def export(algo, args, venv, path: Path, timesteps: int):
     """main as the ``cardenvs.policy`` ``.npz`` model (the native trainer's format); ``venv`` (an
     engine of the game and config) gives the header its config and sizes."""
-    from train.ppo import model_header, to_numpy_policy
+    from train.model_file import model_header, to_numpy_policy
 
     module = algo.get_module(MAIN)
     header_args = types.SimpleNamespace(
@@ -332,7 +332,7 @@ def main(argv=None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     ray = start_ray(args)
     from cardenvs.wrappers.rllib import RLlibEnv
-    from train.ppo import plot
+    from train.runlog import plot
 
     env = RLlibEnv({"env_id": args.game} | args.config)
     venv = cardenvs.make_vector(args.game, 1, **args.config)  # the exports' and evaluations'

@@ -21,8 +21,8 @@ checked against the installed game first, and the packaged file must load throug
 before it is kept.
 
 ``--reevaluate`` plays a shipped model's whole-game evaluation again, as the native trainer's
-final evaluation does (``train.ppo.evaluate``, through ``train.evaluate`` and
-``cardenvs.arena.head_to_head``): the setting's training config with the trainer's
+final evaluation does (``train.evaluate.trainer_evaluation``, through ``train.evaluate.evaluate``
+and ``cardenvs.arena.head_to_head``): the setting's training config with the trainer's
 ``eval_config`` over it (whole games, ``reward="win"``, ``train/hyperparams.py``), the model
 (greedy) alone in each seat (``solo``), or as a side in partnership Piquet (``side``), against
 random and the heuristic, ``--games`` games per opponent split over the seatings (400, the
@@ -134,7 +134,7 @@ def package(name: str, runs: Path, models: Path) -> Path:
     return out
 
 
-OPPONENTS = ("random", "heuristic")  # the trainer's evaluation (train/ppo.py's ``evaluate``)
+OPPONENTS = ("random", "heuristic")  # the trainer's evaluation (``trainer_evaluation``)
 
 
 def evaluation_setup(name: str) -> tuple[str, dict, str, int]:

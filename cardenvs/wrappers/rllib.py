@@ -49,8 +49,8 @@ A ``TorchRLModule`` with RLlib's ``ValueFunctionAPI``: a policy MLP and a value 
 or ``"relu"``), read from ``observations``. Every forward pass (exploration, inference, training)
 sets the logits of masked-out actions to -1e9, so a sampled or greedy action is always legal
 (``exp(-1e9)`` is exactly 0 in float32); the batch is never modified in place. Its ``actor`` and
-``critic`` have the layout of ``train/ppo.py``'s network, so ``to_numpy_policy`` writes it as the
-``cardenvs.policy`` ``.npz`` model that the zoo, the ladder and human play load.
+``critic`` have the layout of ``train/ppo.py``'s network, so ``train.model_file.to_numpy_policy``
+writes it as the ``cardenvs.policy`` ``.npz`` model that the zoo, the ladder and human play load.
 
 Fixed players (``AgentModule``)
 -------------------------------
