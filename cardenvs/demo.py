@@ -6,7 +6,7 @@ Usage::
     make demo GAME=esel-v0 SEED=3 CONFIG='{"num_players": 3}'
 
 Each deal starts with the table in the open view (``cardenvs.play.table``: every hand face up);
-then every move and what followed it (``core.events``: the cards played, trick winners, visible
+then every move and what followed it (``ui.events``: the cards played, trick winners, visible
 draws and jokers, declarations, the bank taken), a summary at the end of each deal (its points,
 declarations, banks or bonuses, the totals), and at the end the winners (or the winning side),
 the hand limit when the match stopped at it, and the game's record in short. The agents choose
@@ -24,9 +24,9 @@ import numpy as np
 
 import cardenvs
 
-from .core.events import events
 from .core.rng import MAX_SEED
 from .play import parse_config, pretty, table, use_color
+from .ui.events import events
 
 
 def play(

@@ -10,7 +10,7 @@ Usage::
     python -m cardenvs.play piquet-v0 --against model:runs/piquet-v0/model.npz  # train/ppo.py's
     python -m cardenvs.play piquet-v0 --web                # the same game in the browser
 
-Every turn of yours prints what happened since your last move (``core.events``: the cards
+Every turn of yours prints what happened since your last move (``ui.events``: the cards
 played, trick winners, draws, declarations, deal summaries), the table as your seat sees it
 (``table``: a compact text form of the scene, ``core.scene``) and your legal actions, numbered.
 Answer with a number, an action's name (case does not matter, ``♠ ♥ ♦ ♣`` or ``S H D C``) or a
@@ -66,13 +66,13 @@ import cardenvs
 from .arena import check_spec, make_agent
 from .card_sets import CARD, STOP, card_choice, card_plan, card_text
 from .core.cards import parse_card
-from .core.events import events
 from .core.messages import brief
 from .core.render import BOLD, RESET, SUIT_SYMBOL
 from .core.rng import MAX_SEED
 from .core.scene import SUIT_ORDER
 from .records import record_path_problem
 from .registry import lookup
+from .ui.events import events
 
 SYMBOL_LETTER = {v: k for k, v in SUIT_SYMBOL.items()}
 HELP = """\

@@ -21,7 +21,7 @@ it, and the table is drawn by inline JavaScript (``cardenvs/view_assets``: ``tab
 scene as ``core.picture`` does, with the same layout and colours, cards in HTML with inline SVG
 suits; ``viewer.js`` adds the controls). It has: step back and forward, play/pause (and its
 speed), a slider to scrub, a view selector (the open view and every seat's, or only the seat
-given), the log up to the step shown (the sentences of ``core.events``, the one sentence builder
+given), the log up to the step shown (the sentences of ``ui.events``, the one sentence builder
 of every front end: who did what, cards drawn, trick winners in gold, deal ends and the result in
 bold, each with its step number), and a chart of each seat's score (the number in its score
 line) step by step with the deals marked. Keys: left/right arrows, space, Home, End.
@@ -30,7 +30,7 @@ Method: the record is replayed action by action on an AEC env (as ``cardenvs.rep
 the scene of every view is taken at the start and after each action (``core.scene``). Scenes
 repeat most of their parts from step to step, so every distinct part (a seat, a pile, the info
 lines, ...) is stored once in a pool and a scene is a list of indices into it. The log of a
-view is ``core.events.tagged_events`` of every step from that view's side, given the record as
+view is ``ui.events.tagged_events`` of every step from that view's side, given the record as
 it stood after the step (``record_after``). A seat's page holds only that seat's scenes and log:
 a card the seat could not see (face up in its scene before or after the step) is never named
 ("player_0 discards a card"). The record itself (its decks) is not in the page, and a seat's page
@@ -51,8 +51,8 @@ from importlib import resources
 from pathlib import Path
 
 from .core import picture
-from .core.events import tagged_events
 from .core.scene import SCENE_KEYS, check_viewer, face_up
+from .ui.events import tagged_events
 
 #: a card string inside a text ("KH", "10S", "JK")
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(?:(?:10|[2-9JQKA])[SHDC]|JK)(?![0-9A-Za-z])")
@@ -141,7 +141,7 @@ def scenes(record: dict, seat=None) -> list[dict]:
 # --- the log -----------------------------------------------------------------------------------
 def record_after(record: dict, n: int) -> dict:
     """``record`` as ``env.unwrapped.record()`` returned it after the game's first ``n`` actions
-    (what ``core.events`` reads: the deals so far, a finished deal's points and extras, the
+    (what ``ui.events`` reads: the deals so far, a finished deal's points and extras, the
     result once the game is over); shares its parts with ``record``."""
     deals = record["deals"]
     total = sum(len(d["actions"]) for d in deals)
@@ -164,7 +164,7 @@ def record_after(record: dict, n: int) -> dict:
 
 def _log(record: dict, view, view_scenes: list, steps: list) -> list[dict]:
     """The log of ``view``: ``{"step", "kind", "seat", "text"}`` entries, the start, then the
-    sentences of ``core.events.tagged_events`` for every step (kind one of its ``KINDS``;
+    sentences of ``ui.events.tagged_events`` for every step (kind one of its ``KINDS``;
     ``seat``: the actor for kind ``"action"``, else None), and how a game that did not end by
     the rules ends (kind ``"result"``)."""
     out = [log_entry(0, "start", f"start: {view_scenes[0]['title']}")]
@@ -193,7 +193,7 @@ def _log(record: dict, view, view_scenes: list, steps: list) -> list[dict]:
 
 
 def log_entries(step: int, before, after, actor: int, name: str, view, record, you=False):
-    """The log entries of one step (see ``_log``): ``core.events.tagged_events`` of the step
+    """The log entries of one step (see ``_log``): ``ui.events.tagged_events`` of the step
     from ``view``'s side (None: the open view), ``record`` the record after it, ``you``: call
     the viewer "you"."""
     told = tagged_events(before, after, actor, name, view, record=record, you=you)

@@ -15,7 +15,7 @@ cards are clicked (again to put one back), then one button plays them together, 
 engine's order. The table is scaled to the window (a 1024 x 700 one shows it with the
 actions; on a phone's width the side panel goes under the felt); during Esel's trump choice a
 line on the felt says why the own hand is face down (the rule). The log shows what happened as
-the human's seat saw it, in the sentences of the terminal game and the viewer (``core.events``:
+the human's seat saw it, in the sentences of the terminal game and the viewer (``ui.events``:
 "player_1 plays KH", "you win the trick (KH)", deal ends, the result; the page writes the cards
 with suit symbols, K♥), what happened since the human's last move highlighted. When the game
 ends the page shows the result, the game's seed and where the record was saved, with the

@@ -58,7 +58,7 @@ def test_house__the_template_check_reports_a_stale_file(tmp_path, monkeypatch, c
     monkeypatch.setattr(kernel_template, "PACKAGE", tmp_path)
     (tmp_path / "games" / "esel").mkdir(parents=True)
     (tmp_path / "games" / "esel" / "kernels.py").write_text("# edited by hand\n")
-    monkeypatch.setattr(kernel_template, "ENGINES", {"games/esel": "esel-v0"})
+    monkeypatch.setattr(kernel_template, "ENGINES", ("games/esel",))
     assert kernel_template.main(["--check"]) == 1
     assert "out of date: " in capsys.readouterr().out
     assert kernel_template.main([]) == 0

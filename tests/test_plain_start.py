@@ -360,7 +360,7 @@ def cold(monkeypatch):
     starts) and this process has announced nothing yet."""
     jobs = []
 
-    def job(env_id, config_json):
+    def job(game, config_json):
         jobs.append(FakeJob(after=10**9))
         return jobs[-1]
 

@@ -131,6 +131,7 @@ GAME = dataclasses.replace(
     version=0,
     config_cls=Config,
     deal_extras=auction_deal_extras,
+    module=__name__,
 )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from ...core.game import GameDef
+from ...core.game import GameDef, HandLimit
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
 from . import scene as _scene
@@ -35,6 +35,10 @@ GAME = GameDef.from_rules(
     render=_render.render,
     scene=_scene.scene,
     num_seats=num_seats,
+    module=__name__,
+    compile_seconds=15,
+    hand_limit=HandLimit("max_hands", "hands"),
+    trick_rule=_scene.trick_rule,
 )
 EselVectorEnv, EselEnv, env = front_ends(GAME, "Esel", __name__, "Esel (2–4 players)")
 raw_env = env

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from ...core.game import GameDef
+from ...core.game import GameDef, HandLimit
 from . import config, constants, kernels, layout, search, tools
 from . import render as _render
 from . import scene as _scene
@@ -39,6 +39,9 @@ GAME = GameDef.from_rules(
     render=_render.render,
     scene=_scene.scene,
     num_seats=num_seats,
+    module=__name__,
+    compile_seconds=15,
+    hand_limit=HandLimit("max_rounds", "rounds"),
 )
 FourAcesVectorEnv, FourAcesEnv, env = front_ends(
     GAME, "FourAces", __name__, "Four Aces (3–5 players)"

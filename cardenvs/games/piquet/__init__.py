@@ -95,6 +95,9 @@ GAME = GameDef.from_rules(
     render=_render.render,
     scene=_scene.scene,
     num_seats=num_seats,
+    module=__name__,
+    compile_seconds=30,
+    trick_rule=_scene.trick_rule,
 )
 PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
 raw_env = env

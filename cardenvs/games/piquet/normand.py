@@ -11,7 +11,7 @@ from .multi.constants import NAME_NORMAND
 from .multi.render import render as _render
 from .multi.scene import scene as _scene
 
-GAME = game_def(NAME_NORMAND, Config, 3, _render, _scene)
+GAME = game_def(NAME_NORMAND, Config, 3, _render, _scene, __name__)
 
 
 PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(

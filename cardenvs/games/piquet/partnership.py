@@ -11,7 +11,7 @@ from .multi.constants import NAME_PARTNERSHIP
 from .multi.render import render as _render
 from .multi.scene import scene as _scene
 
-GAME = game_def(NAME_PARTNERSHIP, Config, 4, _render, _scene)
+GAME = game_def(NAME_PARTNERSHIP, Config, 4, _render, _scene, __name__)
 
 
 PartnershipPiquetVectorEnv, PartnershipPiquetEnv, env = front_ends(

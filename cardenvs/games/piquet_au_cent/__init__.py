@@ -91,7 +91,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.aec import front_ends
-from ...core.game import reward_table
+from ...core.game import HandLimit, reward_table
 from ..piquet import GAME as _PIQUET
 from ..piquet.config import AuCentConfig
 from ..piquet.tools import spec_doc
@@ -108,7 +108,15 @@ REWARDS = (
 __doc__ = spec_doc(__doc__, AuCentConfig).replace("{reward_table}", reward_table(REWARDS))
 
 Config = AuCentConfig
-GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls=Config)
+GAME = dataclasses.replace(
+    _PIQUET,
+    name="piquet_au_cent",
+    version=0,
+    config_cls=Config,
+    module=__name__,
+    # a partie's games each stop at max_deals: the limit ends a game, not the partie
+    hand_limit=HandLimit("max_deals", "deals", unless="au_cent_partie"),
+)
 
 
 PiquetAuCentVectorEnv, PiquetAuCentEnv, env = front_ends(
