@@ -1,9 +1,11 @@
 """The house (``docs/architecture.md``): every engine package has the same file set, no module
-is longer than the limit, every engine's batched kernels are the template's text, and every
-engine steps through ``StepKernels``."""
+is longer than the limit, every engine's batched kernels are the template's text, every engine
+steps through ``StepKernels``, and the AEC env is a client of the batched engine's public
+interface."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -205,3 +207,18 @@ def test_house__a_game_def_needs_a_scene():
 
     with pytest.raises(TypeError, match="esel: a GameDef needs scene"):
         dataclasses.replace(cardenvs.game_info("esel-v0"), scene=None)
+
+
+def test_house__the_aec_env_uses_only_the_engine_s_public_interface():
+    """``core/aec.py`` reads no private attribute (``_name``) of anything but itself: the
+    batched engine's one-row interface (``step_row``, ``row_info``, ...) is all it uses."""
+    tree = ast.parse((PACKAGE / "core" / "aec.py").read_text())
+    private = [
+        f"line {node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+    assert not private, f"core/aec.py reads private attributes: {private}"

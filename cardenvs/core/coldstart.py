@@ -14,7 +14,7 @@ cardenvs.compile --warm ID CONFIG``, which plays the id's batched engine, AEC en
 ``cardenvs.compile`` does). Plain Python plays exactly the game the compiled kernels play
 (``tests/test_plain_python.py``, ``tests/test_plain_start.py``) at 0.3-0.5 ms a step and row
 (``PLAIN_START_MAX_ROWS``), which no one playing or stepping an AEC env by hand notices. The
-engine owns the background job (``CardVectorEnv._poll_warmup``; an AEC env's is its one-row
+engine owns the background job (``CardVectorEnv.poll_warmup``; an AEC env's is its one-row
 engine's): its ``reset``, ``reset_rows``, ``step`` and ``observe`` ask the job whether it is done
 (at most every ``POLL_SECONDS`` of wall time; an AEC env asks on every ``reset`` and ``step``)
 and, once it is, switch to the compiled kernels (loading them from the cache takes under a

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from .cards import format_cards
 from .messages import brief
 
 EPISODES = ("game", "deal")
@@ -585,3 +586,40 @@ class GameDef:
     @property
     def env_id(self) -> str:
         return f"{self.name}-v{self.version}"
+
+
+def action_id(game: GameDef, name: str) -> int:
+    """Look up an action by name (case-insensitive card part, ``"TH"`` accepted for ten)."""
+    if not isinstance(name, str):
+        raise ValueError(f"action name must be a string, got {brief(name)}")
+    table = _action_table(game)
+    key = normalise_action(name)
+    if key not in table:
+        examples = ", ".join(repr(x) for x in game.action_names[:3])
+        raise ValueError(
+            f"unknown action {brief(name)} for {game.name}; names look like {examples}, "
+            f"cards from: {format_cards(game.deck.cards)}"
+        )
+    return table[key]
+
+
+_TABLES: dict[str, dict[str, int]] = {}
+
+
+def normalise_action(name: str) -> str:
+    """Words lower case (``"play"``, ``"top"``); card, rank and suit tokens upper case, with
+    ``"T"`` for ten accepted (``"th"`` -> ``"10H"``)."""
+    parts = name.strip().split()
+    out = []
+    for i, p in enumerate(parts):
+        if i == 0 or len(p) > 3 or (p.isalpha() and len(p) == 3):
+            out.append(p.lower())
+        else:
+            out.append(p.upper().replace("T", "10"))
+    return " ".join(out)
+
+
+def _action_table(game: GameDef) -> dict[str, int]:
+    if game.env_id not in _TABLES:
+        _TABLES[game.env_id] = {normalise_action(n): i for i, n in enumerate(game.action_names)}
+    return _TABLES[game.env_id]

@@ -31,9 +31,9 @@ import functools
 import numpy as np
 
 from .game import GameDef
+from .messages import check_int, int_array
 from .seats import check_seats
 from .state import ARRAYS, PackedState
-from .vector import check_int, int_array
 
 
 class _static_or_bound:

@@ -135,12 +135,13 @@ GAME = dataclasses.replace(
 )
 
 
-AuctionPiquetVectorEnv, AuctionPiquetEnv, env = front_ends(
-    GAME, "AuctionPiquet", __name__, "Auction Piquet"
-)
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "AuctionPiquet", __name__, "Auction Piquet")
+AuctionPiquetVectorEnv, AuctionPiquetEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "AuctionPiquetEnv",

@@ -39,10 +39,13 @@ GAME = GameDef.from_rules(
     compile_seconds=30,
     hand_limit=HandLimit("max_hands", "hands"),
 )
-BanqueVectorEnv, BanqueEnv, env = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
+BanqueVectorEnv, BanqueEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "BanqueEnv",

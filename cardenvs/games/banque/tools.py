@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from ...core.cards import SUITS, format_card, format_cards
+from ...core.game import normalise_action
 from ...core.state import PackedState
 from .beating import _beat_set, _has
 from .config import Config, _check_common
@@ -264,11 +265,9 @@ class Table:
 
     def act(self, *names: str) -> Table:
         """Apply actions by name, in order; ``ValueError`` on an illegal one."""
-        from ...core.vector import _normalise
-
-        table = {_normalise(n): i for i, n in enumerate(ACTION_NAMES)}
+        table = {normalise_action(n): i for i, n in enumerate(ACTION_NAMES)}
         for name in names:
-            a = table.get(_normalise(name))
+            a = table.get(normalise_action(name))
             if a is None or not apply_row(self.state, 0, self.cfg, a):
                 raise ValueError(f"action {name!r} is not legal now; legal: {sorted(self.legal())}")
         return self

@@ -40,10 +40,13 @@ GAME = GameDef.from_rules(
     hand_limit=HandLimit("max_hands", "hands"),
     trick_rule=_scene.trick_rule,
 )
-EselVectorEnv, EselEnv, env = front_ends(GAME, "Esel", __name__, "Esel (2–4 players)")
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "Esel", __name__, "Esel (2–4 players)")
+EselVectorEnv, EselEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",

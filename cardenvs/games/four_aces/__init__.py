@@ -43,12 +43,13 @@ GAME = GameDef.from_rules(
     compile_seconds=15,
     hand_limit=HandLimit("max_rounds", "rounds"),
 )
-FourAcesVectorEnv, FourAcesEnv, env = front_ends(
-    GAME, "FourAces", __name__, "Four Aces (3–5 players)"
-)
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "FourAces", __name__, "Four Aces (3–5 players)")
+FourAcesVectorEnv, FourAcesEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",

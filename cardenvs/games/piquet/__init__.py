@@ -99,10 +99,13 @@ GAME = GameDef.from_rules(
     compile_seconds=30,
     trick_rule=_scene.trick_rule,
 )
-PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
+PiquetVectorEnv, PiquetEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",

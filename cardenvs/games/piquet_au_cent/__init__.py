@@ -119,12 +119,13 @@ GAME = dataclasses.replace(
 )
 
 
-PiquetAuCentVectorEnv, PiquetAuCentEnv, env = front_ends(
-    GAME, "PiquetAuCent", __name__, "Piquet au cent"
-)
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "PiquetAuCent", __name__, "Piquet au cent")
+PiquetAuCentVectorEnv, PiquetAuCentEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",
