@@ -647,7 +647,7 @@ def test_replay__deal_extras_are_checked_against_the_replay(env_id, extras_recor
     or an extra field added: ``replay`` raises ``ValueError`` naming the deal and the field, and
     the viewer never shows it (before: accepted and shown as fact, or IndexError/KeyError/
     TypeError from the viewer)."""
-    from cardenvs import view
+    from cardenvs.ui import view
 
     rec = extras_records[env_id]
     assert cardenvs.replay(rec) == rec

@@ -16,8 +16,8 @@ import pytest
 from browser import ARTIFACTS, chrome, data, errors
 
 import cardenvs
-from cardenvs import view
 from cardenvs.core.scene import check_scene, face_up
+from cardenvs.ui import view
 from cardenvs.ui.events import events
 
 #: the config of each id's record: one deal; more seats where a game has a choice (the layouts)

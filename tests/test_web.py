@@ -20,8 +20,8 @@ import pytest
 from browser import ARTIFACTS, chrome, data, errors
 
 import cardenvs
-from cardenvs import web
 from cardenvs.agents.base import RandomAgent
+from cardenvs.ui import web
 from cardenvs.ui.events import KINDS
 
 GAMES = {
