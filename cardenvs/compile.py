@@ -24,7 +24,7 @@ plays on plain Python meanwhile): it compiles what ``ID`` runs under that config
 process (``warm``).
 
 numba checks a cached kernel against its own source file only: a kernel that inlines a helper
-from another file (every engine inlines ``core.bitmask``, ``core.borrow`` and ``core.prefetch``,
+from another file (every engine inlines ``core.bitmask``, ``core.step_args`` and ``core.prefetch``,
 and every step kernel helpers from several modules of its package) would keep running the old
 helper after that file changed. So before compiling, this command hashes every source file of
 the package and, when the hash differs from the one it stamped last time (or there is no stamp),

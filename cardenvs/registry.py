@@ -10,7 +10,7 @@ import importlib
 import warnings
 from typing import TYPE_CHECKING
 
-from .core.messages import brief
+from .core.checks import brief
 
 if TYPE_CHECKING:
     from .core.game import GameDef

@@ -24,9 +24,10 @@ ENGINE_FILES = {
     "rules.py",
     "observe.py",
     "kernels.py",
-    "search.py",
-    "tools.py",
-    "render.py",
+    "determinization.py",
+    "record.py",
+    "rulings.py",
+    "text.py",
     "scene.py",
 }
 MAX_LINES = 800
@@ -167,7 +168,7 @@ def test_house__no_abbreviated_helper_names(engine):
 # where numba itself may inline (``inline="always"``): each function named here, or every function
 # of a file named with "*" (core.game.GameDef: everywhere else LLVM inlines, forceinline=True)
 NUMBA_INLINED = {
-    "core/borrow.py": "*",  # borrowed views and the constant config: must be in the step itself
+    "core/step_args.py": "*",  # borrowed views and the constant config: must be in the step itself
     "core/kernel_template.py": {"_step_rows"},
     "games/four_aces/rules.py": "*",  # measured faster to compile and to run that way
     "games/four_aces/observe.py": "*",

@@ -360,8 +360,8 @@ BASE = {
     "cardenvs/core/vector.py": "import numpy as np\n",
     "cardenvs/core/aec.py": "from .vector import np\nfrom pettingzoo import AECEnv\n",
     "cardenvs/games/__init__.py": "",
-    "cardenvs/games/esel/__init__.py": "from ...core.aec import AECEnv\nfrom . import tools\n",
-    "cardenvs/games/esel/tools.py": "",
+    "cardenvs/games/esel/__init__.py": "from ...core.aec import AECEnv\nfrom . import rulings\n",
+    "cardenvs/games/esel/rulings.py": "",
     "cardenvs/games/piquet/__init__.py": "",
     "cardenvs/games/piquet_au_cent/__init__.py": "from ..piquet import x\n",
     "cardenvs/ui/__init__.py": "",
@@ -380,9 +380,9 @@ def test_layers__the_checker_passes_a_tree_in_order(tmp_path):
     [
         (  # core reaching up from inside a function
             "cardenvs/core/events.py",
-            "def winner():\n    from ..games.esel.tools import trick_winner\n",
+            "def winner():\n    from ..games.esel.rulings import trick_winner\n",
             "cardenvs.core.events (cardenvs/core/events.py:2, in winner) imports "
-            "cardenvs.games.esel.tools: core may not import games",
+            "cardenvs.games.esel.rulings: core may not import games",
         ),
         (  # a literal import_module
             "cardenvs/core/coldstart.py",

@@ -28,7 +28,7 @@ from benchmarks.attack.common import (
     run_cases,
 )
 from benchmarks.attack.records import _set
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 from cardenvs.core.rng import MAX_SEED
 
 DATA_RE = re.compile(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', re.S)

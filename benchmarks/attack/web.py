@@ -43,7 +43,7 @@ from benchmarks.attack.web_http import (
     web_case,
     web_headers,
 )
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 
 FOREIGN_HOSTS = [
     "evil.example",

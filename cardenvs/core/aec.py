@@ -64,7 +64,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .messages import brief, check_int
+from .checks import brief, check_int
 from .rng import MAX_EPISODE, check_seed
 from .scene import resolve_view
 from .vector import CardVectorEnv, engine_class

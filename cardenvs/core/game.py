@@ -16,7 +16,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from .cards import format_cards
-from .messages import brief
+from .checks import brief
 
 EPISODES = ("game", "deal")
 REWARDS = ("win", "score")
@@ -427,7 +427,7 @@ class GameDef:
 
     Every engine's ``step_rows`` is the same loop over row blocks around its own
     ``_apply``/``_legal``/``_observe`` (``core.prefetch.STEP_BLOCK``), after taking borrowed views
-    of its arrays (``core.borrow.borrowed_step``: no reference counting), written once in
+    of its arrays (``core.step_args.borrowed_step``: no reference counting), written once in
     ``core.kernel_template`` and generated into each engine's ``kernels.py``. All three are
     inlined into it, and so is every rule helper they call: each is ``@njit(cache=True,
     forceinline=True)``, which numba types and lowers once per signature and marks
@@ -533,7 +533,7 @@ class GameDef:
         ``LAYOUT``, the three batched kernels, ``legal_row``, ``result``, ``deck_strings`` and
         optionally ``deal_extras``, ``determinize`` and ``step_for``): each name is taken from
         the first of ``modules`` that defines it; ``render`` (text) and ``scene`` (the table as
-        data, ``core.scene``) come from the package's ``render.py`` and ``scene.py``, ``module``
+        data, ``core.scene``) come from the package's ``text.py`` and ``scene.py``, ``module``
         is the package's ``__name__`` and ``facts`` the game's other fields (``family``,
         ``compile_seconds``, ``hand_limit``, ``trick_rule``)."""
 

@@ -2,7 +2,7 @@
 generated from ``TEMPLATE`` below.
 
 The batched loop is the same for every game: take borrowed views of the arrays
-(``core.borrow``), walk the rows in blocks of ``core.prefetch.STEP_BLOCK``, and for each row
+(``core.step_args``), walk the rows in blocks of ``core.prefetch.STEP_BLOCK``, and for each row
 check the action, apply it, write the rewards of a finished game and restart it under autoreset;
 then the masks and the observations in passes of their own. Only the rule kernels it calls
 differ, and numba cannot take them as closure variables or arguments without missing its cache
@@ -22,7 +22,7 @@ What an engine package provides to the template (its ``rules.py`` and ``observe.
   (``forceinline=True``; numba's ``inline="always"`` in Four Aces: ``core.game.GameDef``);
 - ``specialise(cfg, value)`` (``inline="always"``, inlined by numba, so that the step kernel's
   value is a constant where the config is built): the config as the step kernel compiled for
-  ``value`` reads it (``core.borrow.fixed_config`` for a seat count; the array itself for an
+  ``value`` reads it (``core.step_args.fixed_config`` for a seat count; the array itself for an
   engine with one kernel), and ``STEP_VALUES``, ``STEP_INDEX``, ``STEP_OPTION``: the values
   that get a step kernel of their own, the config item that selects one (``None``: one kernel
   for every config) and the option it is (``None``: fixed by the id, not a user option);
@@ -66,9 +66,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from {up}core.borrow import borrowed_step
 from {up}core.game import StepKernels
 from {up}core.prefetch import STEP_BLOCK, prefetch_ahead
+from {up}core.step_args import borrowed_step
 from .constants import PHASE_OVER
 from .layout import F_CURRENT, F_PHASE, M_EPISODE, M_KEY
 from .observe import _observe

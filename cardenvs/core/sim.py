@@ -30,8 +30,8 @@ import functools
 
 import numpy as np
 
+from .checks import check_int, int_array
 from .game import GameDef
-from .messages import check_int, int_array
 from .seats import check_seats
 from .state import ARRAYS, PackedState
 

@@ -94,10 +94,10 @@ from numba import njit
 from . import coldstart
 from .bitmask import popcount
 from .bytemask import fits, row_bits, select128
+from .checks import check_int, int_array, reset_options
 from .coldstart import LOG, announce, plain_function, plain_twin, say, warmup_for
-from .direct import entry_for
+from .entry_points import entry_for
 from .game import GameDef, action_id
-from .messages import check_int, int_array, reset_options
 from .rng import MAX_EPISODE, check_row_seeds, check_seed, key_from_seed, mix64
 from .scene import resolve_view
 from .seats import check_seats
@@ -190,7 +190,7 @@ class RandomLegal:
         self.counter = 0
         self._out = None
         self._seen = None  # (mask, its dtype, shape, strides, writeable) of the last call
-        self._kind = None  # the masks the compiled draw (core.direct) is for, and fits(mask)
+        self._kind = None  # the masks the compiled draw (core.entry_points) is for, and fits(mask)
         self._draw = None
         self._fits = False
 
@@ -577,7 +577,7 @@ class CardVectorEnv:
         a = a.astype(np.int64, copy=False)
         f = a.flags
         if not (f.c_contiguous and f.aligned):
-            a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.direct)
+            a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.entry_points)
         b, kind = self._check_entry(self._mask, a, self.validate)
         if kind == 1:
             raise ValueError(
@@ -612,7 +612,7 @@ class CardVectorEnv:
 
     def _resolve_kernels(self) -> None:
         """Look up the compiled step kernel and action check for this engine's buffers once, so
-        that ``step`` calls them without numba's per-call dispatch (``core.direct``)."""
+        that ``step`` calls them without numba's per-call dispatch (``core.entry_points``)."""
         a = np.zeros(self.num_envs, np.int64)  # the type of the actions ``step`` passes
         # plain Python: the check too (compiling it would cost the first step 0.6 s)
         check = plain_function("core.vector", "check_actions") if self._plain else check_actions

@@ -58,7 +58,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..core.messages import brief
+from ..core.checks import brief
 from ..core.scene import SCENE_KEYS, face_up
 from ..registry import lookup
 

@@ -65,10 +65,10 @@ import cardenvs
 
 from ..arena import check_spec, make_agent
 from ..core.cards import parse_card
-from ..core.messages import brief
-from ..core.render import BOLD, RESET, SUIT_SYMBOL
+from ..core.checks import brief
 from ..core.rng import MAX_SEED
 from ..core.scene import SUIT_ORDER
+from ..core.text import BOLD, RESET, SUIT_SYMBOL
 from ..records import record_path_problem
 from ..registry import lookup
 from .card_sets import CARD, STOP, card_choice, card_plan, card_text

@@ -89,7 +89,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from ..core.messages import brief
+from ..core.checks import brief
 from ..core.rng import MAX_SEED
 from ..records import record_path_problem
 from . import view

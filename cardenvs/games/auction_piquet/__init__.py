@@ -112,8 +112,9 @@ import dataclasses
 from ...core.aec import front_ends
 from ...core.game import reward_table
 from ..piquet import GAME as _PIQUET
+from ..piquet import spec_doc
 from ..piquet.config import AuctionConfig
-from ..piquet.tools import auction_deal_extras, spec_doc
+from ..piquet.record import auction_deal_extras
 
 #: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
 REWARDS = (

@@ -10,8 +10,8 @@ shows every card, the stock too (its top card is the last of the pile).
 from __future__ import annotations
 
 from ...core.cards import SUITS, format_card
-from ...core.render import SUIT_SYMBOL, card_text
 from ...core.scene import check_viewer, hand, make_scene, pile, play, seat_entry
+from ...core.text import SUIT_SYMBOL, card_text
 from .constants import NUM_CARDS, PHASE_NAMES, PHASE_OVER, PHASE_TRUMP, THRESHOLDS, WIN_NAMES
 from .layout import (
     F_BANKS,
@@ -39,7 +39,7 @@ from .layout import (
     V_POINTS,
     State,
 )
-from .tools import trick_winner
+from .rulings import trick_winner
 
 
 def _suit(i: int) -> str:
@@ -130,7 +130,7 @@ _SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
 
 def trick_rule(before: dict, cards: list, config: dict) -> int:
     """``GameDef.trick_rule``: the seat that takes the complete trick ``cards`` (``{"seat",
-    "card"}`` in play order), by the rules helper ``tools.trick_winner`` with the trumps that
+    "card"}`` in play order), by the rules helper ``rulings.trick_winner`` with the trumps that
     ``before`` (a scene of the deal) shows: its first info line (``_trumps``: the trump option,
     the common trump suits) and each seat's ``trump`` line (option 1)."""
     config = dict(config)

@@ -8,8 +8,8 @@ from ...core.aec import front_ends
 from .multi import REWARDS, game_def
 from .multi.config import NormandConfig as Config
 from .multi.constants import NAME_NORMAND
-from .multi.render import render as _render
 from .multi.scene import scene as _scene
+from .multi.text import render as _render
 
 GAME = game_def(NAME_NORMAND, Config, 3, _render, _scene, __name__)
 

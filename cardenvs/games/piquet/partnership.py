@@ -8,8 +8,8 @@ from ...core.aec import front_ends
 from .multi import REWARDS, game_def
 from .multi.config import PartnershipConfig as Config
 from .multi.constants import NAME_PARTNERSHIP
-from .multi.render import render as _render
 from .multi.scene import scene as _scene
+from .multi.text import render as _render
 
 GAME = game_def(NAME_PARTNERSHIP, Config, 4, _render, _scene, __name__)
 

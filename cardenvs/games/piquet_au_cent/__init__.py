@@ -93,8 +93,8 @@ import dataclasses
 from ...core.aec import front_ends
 from ...core.game import HandLimit, reward_table
 from ..piquet import GAME as _PIQUET
+from ..piquet import spec_doc
 from ..piquet.config import AuCentConfig
-from ..piquet.tools import spec_doc
 
 #: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
 REWARDS = (

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ....core.borrow import borrowed_step
 from ....core.game import StepKernels
 from ....core.prefetch import STEP_BLOCK, prefetch_ahead
+from ....core.step_args import borrowed_step
 from .constants import PHASE_OVER
 from .layout import F_CURRENT, F_PHASE, M_EPISODE, M_KEY
 from .observe import _observe

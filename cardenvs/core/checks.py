@@ -1,5 +1,5 @@
-"""Error-message helpers shared by the validating front ends: ``brief`` (a value quoted in a
-message) and the argument checks that quote it."""
+"""The argument checks the front ends share (``check_int``, ``int_array``, ``reset_options``) and
+``brief``, the user's value as an error message quotes it."""
 
 from __future__ import annotations
 
