@@ -53,9 +53,9 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from cardenvs.core.borrow import borrowed, borrowed_state, borrowed_step
 from cardenvs.core.prefetch import STEP_BLOCK, prefetch_ahead
 from cardenvs.core.state import PackedState
+from cardenvs.core.step_args import borrowed, borrowed_state, borrowed_step
 from cardenvs.core.vector import RandomLegal
 
 RESULTS = Path(__file__).parent / "results"

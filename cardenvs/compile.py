@@ -8,6 +8,7 @@ several cores the wait is shorter than when the first env of each game compiles 
 turn (``make test`` runs it before pytest, with one job per core):
 
     python -m cardenvs.compile [--jobs N] [ids ...]
+    python -m cardenvs.compile --warm ID CONFIG_JSON    # one id under one config, for a cold start
 
 Ids that run on the same kernels (the three two-handed Piquet ids; normand and partnership)
 compile in one process, so no two processes compile the same kernel. Each process plays a few
@@ -18,8 +19,12 @@ every player count besides the default is a task of its own, in a process of its
 so the tests that play other counts find them compiled. When the cache is already warm, the
 command only loads it (a few seconds).
 
+``--warm ID CONFIG_JSON`` is the background compile of a cold start (``core.coldstart``: an env
+plays on plain Python meanwhile): it compiles what ``ID`` runs under that config, in this
+process (``warm``).
+
 numba checks a cached kernel against its own source file only: a kernel that inlines a helper
-from another file (every engine inlines ``core.bitmask``, ``core.borrow`` and ``core.prefetch``,
+from another file (every engine inlines ``core.bitmask``, ``core.step_args`` and ``core.prefetch``,
 and every step kernel helpers from several modules of its package) would keep running the old
 helper after that file changed. So before compiling, this command hashes every source file of
 the package and, when the hash differs from the one it stamped last time (or there is no stamp),
@@ -35,6 +40,7 @@ import argparse
 import contextlib
 import hashlib
 import io
+import json
 import os
 import sys
 import time
@@ -42,6 +48,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
+from numba import config as numba_config
 
 from .core import coldstart
 from .core.game import StepKernels
@@ -169,6 +176,21 @@ def _exercise(env_id: str, steps: int, config: dict) -> None:
             sim.step(s, int(legal[0]))
 
 
+def warm(env_id: str, config_json: str) -> None:
+    """Compile what ``env_id`` runs under the config ``config_json`` (``exercise``): the
+    background compile of a cold cache (``core.coldstart.Warmup`` runs ``python -m
+    cardenvs.compile --warm ID CONFIG_JSON``). On a fresh install (no stamp yet) it stamps the
+    sources it compiled, so that ``compile_all`` loads these kernels instead of deleting them."""
+    digest = sources_digest() if not numba_config.CACHE_DIR else None
+    exercise(env_id, **json.loads(config_json))
+    stamp = PACKAGE / "__pycache__" / STAMP
+    if digest is not None and not stamp.exists() and sources_digest() == digest:
+        # a fresh install: these caches are of the current sources, so compile_all may load them
+        # (without a stamp it deletes every cached kernel first)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest + "\n")
+
+
 def _compile_task(task: tuple[list[str], dict]) -> tuple[str, float, str]:
     """Compile one task in a worker; its label, seconds and what it printed (stdout and stderr,
     collected so that the parent prints each job's lines whole, never interleaved)."""
@@ -219,13 +241,22 @@ def compile_all(env_ids=GAMES, jobs: int | None = None, log=print) -> dict[str, 
     return _run(*_plan(env_ids, jobs), log)
 
 
-def main(argv=None) -> dict[str, float]:
+def main(argv=None) -> dict[str, float] | None:
     p = argparse.ArgumentParser(
         prog="python -m cardenvs.compile", description=__doc__.split("\n\n")[0]
     )
     p.add_argument("ids", nargs="*", default=list(GAMES), help="environment ids (default: all)")
     p.add_argument("--jobs", "-j", type=int, default=None, help="processes (default: one per core)")
+    p.add_argument(
+        "--warm",
+        nargs=2,
+        metavar=("ID", "CONFIG_JSON"),
+        help="compile one id under one config, in this process (a cold start's background job)",
+    )
     args = p.parse_args(argv)
+    if args.warm is not None:
+        warm(*args.warm)
+        return None
     try:  # only the arguments: an error while compiling is not a usage error
         todo, jobs = _plan(args.ids, args.jobs)
     except ValueError as e:

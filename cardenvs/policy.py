@@ -47,7 +47,7 @@ import os
 import numpy as np
 
 import cardenvs
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 
 FORMAT = "cardenvs-policy"
 FORMAT_VERSION = 1

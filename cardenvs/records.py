@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .core.messages import brief
+from .core.checks import brief
 from .core.rng import MAX_EPISODE
 from .registry import GAMES, classes
 

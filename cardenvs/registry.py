@@ -1,7 +1,8 @@
 """One table: environment id -> the package defining its ``GameDef`` (``GAME``) and the id's
-config defaults; registers every id with PettingZoo. A game package builds its front ends with
-``core.aec.front_ends`` when imported; ``lookup`` gives the ``GameDef``, ``classes`` its front
-ends."""
+config defaults; registers every id with PettingZoo. A game package builds its front ends when
+imported (``core.aec.front_ends``: the batched engine class from ``core.vector.engine_class``
+and the AEC env class) and binds them as ``FRONT_ENDS``; ``lookup`` gives the ``GameDef``,
+``classes`` the front ends."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import importlib
 import warnings
 from typing import TYPE_CHECKING
 
-from .core.messages import brief
+from .core.checks import brief
 
 if TYPE_CHECKING:
     from .core.game import GameDef
@@ -46,12 +47,11 @@ def lookup(env_id: str) -> tuple[GameDef, dict]:
 
 
 def classes(env_id: str) -> tuple[type, type, dict]:
-    """The batched engine class, the AEC env class and the default config of ``env_id``."""
-    from .core.aec import front_end_classes
-
+    """The batched engine class, the AEC env class and the default config of ``env_id``: the
+    front ends its package binds as ``FRONT_ENDS``."""
     game, defaults = lookup(env_id)
-    vector_cls, env_cls = front_end_classes(game)
-    return vector_cls, env_cls, defaults
+    front_ends = importlib.import_module(game.module).FRONT_ENDS
+    return front_ends.vector, front_ends.aec, defaults
 
 
 def register_pettingzoo() -> None:

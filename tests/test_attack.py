@@ -62,7 +62,7 @@ def test_attack__the_default_run_finds_nothing(tmp_path):
 
 # --- the script finds what it looks for (each product fault made here on purpose) ---------------
 def test_attack__a_server_that_skips_its_token_check_is_a_security_finding(tmp_path, monkeypatch):
-    from cardenvs import web
+    from cardenvs.ui import web
 
     monkeypatch.setattr(web.hmac, "compare_digest", lambda a, b: True)
     t = attack.WebTarget(tmp_path)
@@ -80,7 +80,7 @@ def test_attack__a_server_that_skips_its_token_check_is_a_security_finding(tmp_p
 
 
 def test_attack__a_seat_page_holding_the_seed_is_a_security_finding(monkeypatch):
-    from cardenvs import view
+    from cardenvs.ui import view
 
     record = attack.base_records()["piquet deal"]
     real = view._data

@@ -32,8 +32,8 @@ from cardenvs.games import auction_piquet
 from cardenvs.games.piquet import config as C
 from cardenvs.games.piquet import constants as K
 from cardenvs.games.piquet import layout as L
+from cardenvs.games.piquet import record as T
 from cardenvs.games.piquet import rules as R
-from cardenvs.games.piquet import tools as T
 
 ENV_ID = "auction_piquet-v0"
 GOLDEN = Path(__file__).parent / "golden" / "piquet"

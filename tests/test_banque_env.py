@@ -46,7 +46,7 @@ import cardenvs
 from cardenvs.games.banque import config as C
 from cardenvs.games.banque import constants as K
 from cardenvs.games.banque import layout as R
-from cardenvs.games.banque import tools as T
+from cardenvs.games.banque import record as T
 
 ENV_ID = "banque-v0"
 NUM_ACTIONS = 111

@@ -33,7 +33,7 @@ def record(tmp_path, name="rec.json"):
 
 
 def test_view__a_page_is_never_written_over_its_record(tmp_path, capsys):
-    from cardenvs import view
+    from cardenvs.ui import view
 
     src = record(tmp_path)
     before = src.read_text()
@@ -46,7 +46,7 @@ def test_view__a_page_is_never_written_over_its_record(tmp_path, capsys):
 
 
 def test_view__a_record_nested_too_deeply_is_a_usage_error(tmp_path, capsys):
-    from cardenvs import view
+    from cardenvs.ui import view
 
     deep = tmp_path / "deep.json"
     deep.write_text(DEEP)
@@ -56,11 +56,11 @@ def test_view__a_record_nested_too_deeply_is_a_usage_error(tmp_path, capsys):
 @pytest.mark.parametrize("program", ["play", "demo", "ppo"])
 def test_config_nested_too_deeply_is_a_usage_error(program, tmp_path, capsys):
     if program == "play":
-        from cardenvs.play import main
+        from cardenvs.ui.play import main
 
         argv = ["piquet-v0", "--config", DEEP]
     elif program == "demo":
-        from cardenvs.demo import main
+        from cardenvs.ui.demo import main
 
         argv = ["--config", DEEP]
     else:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cardenvs import demo
+from cardenvs.ui import demo
 
 ROOT = Path(__file__).resolve().parents[1]
 

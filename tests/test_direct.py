@@ -1,4 +1,4 @@
-"""``core.direct``: a kernel's compiled entry point, looked up once, computes what the kernel
+"""``core.entry_points``: a kernel's compiled entry point, looked up once, computes what the kernel
 computes; the engines step through such entries with actions of any integer layout."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 import cardenvs
-from cardenvs.core.direct import entry_for
+from cardenvs.core.entry_points import entry_for
 from cardenvs.core.vector import RandomLegal
 
 

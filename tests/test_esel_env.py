@@ -42,7 +42,7 @@ import cardenvs
 from cardenvs.games.esel import config as C
 from cardenvs.games.esel import constants as K
 from cardenvs.games.esel import layout as L
-from cardenvs.games.esel import tools as T
+from cardenvs.games.esel import record as T
 
 ENV_ID = "esel-v0"
 NUM_ACTIONS = 42

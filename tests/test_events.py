@@ -1,4 +1,4 @@
-"""core.events on real games of every engine family: sentences never name a card the viewer
+"""ui.events on real games of every engine family: sentences never name a card the viewer
 cannot see, the trick rule agrees with the engines, one winner per trick, deal summaries carry
 the record's points, the winners and the hand limit are named, jokers and banks are told."""
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import cardenvs
-from cardenvs.core.events import KINDS, _verb, events, tagged_events, trick_winner_by_rule
 from cardenvs.core.scene import face_up
+from cardenvs.ui.events import KINDS, _verb, events, tagged_events, trick_winner_by_rule
 
 CARD = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b|\bJK\b")
 DEAL = {"episode": "deal"}

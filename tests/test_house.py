@@ -1,10 +1,12 @@
 """The house (``docs/architecture.md``): every engine package has the same file set, no module
 of ``cardenvs/``, ``agents/``, ``train/`` or ``benchmarks/`` is longer than the limit (and the
 native trainer's script than its own), every engine's batched kernels are the template's text,
-and every engine steps through ``StepKernels``."""
+every engine steps through ``StepKernels``, and the AEC env is a client of the batched engine's
+public interface."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +26,10 @@ ENGINE_FILES = {
     "rules.py",
     "observe.py",
     "kernels.py",
-    "search.py",
-    "tools.py",
-    "render.py",
+    "determinization.py",
+    "record.py",
+    "rulings.py",
+    "text.py",
     "scene.py",
 }
 MAX_LINES = 800
@@ -68,7 +71,7 @@ def test_house__the_template_check_reports_a_stale_file(tmp_path, monkeypatch, c
     monkeypatch.setattr(kernel_template, "PACKAGE", tmp_path)
     (tmp_path / "games" / "esel").mkdir(parents=True)
     (tmp_path / "games" / "esel" / "kernels.py").write_text("# edited by hand\n")
-    monkeypatch.setattr(kernel_template, "ENGINES", {"games/esel": "esel-v0"})
+    monkeypatch.setattr(kernel_template, "ENGINES", ("games/esel",))
     assert kernel_template.main(["--check"]) == 1
     assert "out of date: " in capsys.readouterr().out
     assert kernel_template.main([]) == 0
@@ -175,7 +178,7 @@ def test_house__no_abbreviated_helper_names(engine):
 # where numba itself may inline (``inline="always"``): each function named here, or every function
 # of a file named with "*" (core.game.GameDef: everywhere else LLVM inlines, forceinline=True)
 NUMBA_INLINED = {
-    "core/borrow.py": "*",  # borrowed views and the constant config: must be in the step itself
+    "core/step_args.py": "*",  # borrowed views and the constant config: must be in the step itself
     "core/kernel_template.py": {"_step_rows"},
     "games/four_aces/rules.py": "*",  # measured faster to compile and to run that way
     "games/four_aces/observe.py": "*",
@@ -215,3 +218,18 @@ def test_house__a_game_def_needs_a_scene():
 
     with pytest.raises(TypeError, match="esel: a GameDef needs scene"):
         dataclasses.replace(cardenvs.game_info("esel-v0"), scene=None)
+
+
+def test_house__the_aec_env_uses_only_the_engine_s_public_interface():
+    """``core/aec.py`` reads no private attribute (``_name``) of anything but itself: the
+    batched engine's one-row interface (``step_row``, ``row_info``, ...) is all it uses."""
+    tree = ast.parse((PACKAGE / "core" / "aec.py").read_text())
+    private = [
+        f"line {node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+    assert not private, f"core/aec.py reads private attributes: {private}"

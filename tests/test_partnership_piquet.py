@@ -27,7 +27,7 @@ import cardenvs
 from cardenvs.games.piquet.multi import constants as MK
 from cardenvs.games.piquet.multi import layout as ML
 from cardenvs.games.piquet.multi import rules as MR
-from cardenvs.games.piquet.multi import tools as MT
+from cardenvs.games.piquet.multi import rulings as MT
 
 ENV_ID = "partnership_piquet-v0"
 P = 4

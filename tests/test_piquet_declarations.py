@@ -12,7 +12,7 @@ import pytest
 
 from cardenvs.core.cards import parse_cards
 from cardenvs.games.piquet import declare as D
-from cardenvs.games.piquet import search as S
+from cardenvs.games.piquet import determinization as S
 from cardenvs.games.piquet.multi import rules as MR
 
 PIPS = [7, 8, 9, 10, 10, 10, 10, 11]  # seven .. ace (A7)

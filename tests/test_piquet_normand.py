@@ -33,7 +33,7 @@ from piquet_multi_checks import (
 import cardenvs
 from cardenvs.games.piquet.multi import constants as MK
 from cardenvs.games.piquet.multi import layout as ML
-from cardenvs.games.piquet.multi import tools as MT
+from cardenvs.games.piquet.multi import rulings as MT
 
 ENV_ID = "piquet_normand-v0"
 P = 3

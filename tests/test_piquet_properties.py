@@ -31,7 +31,7 @@ import cardenvs
 from cardenvs.games.piquet import config as C
 from cardenvs.games.piquet import constants as K
 from cardenvs.games.piquet import layout as L
-from cardenvs.games.piquet import tools as T
+from cardenvs.games.piquet import rulings as T
 from cardenvs.games.piquet.declare import declare_row
 from cardenvs.games.piquet.layout import field
 

@@ -46,8 +46,8 @@ def plain_env(env_id: str, job) -> cardenvs.core.aec.CardAECEnv:
     done."""
     env = cardenvs.make(env_id)
     assert env._warmup is None  # make test compiles every engine first
-    env._engine = env.vector_cls._plain_engine(1, autoreset=False, validate=False)
-    env._warmup = job
+    env._engine = env.vector_cls.plain_engine(1, autoreset=False, validate=False)
+    env._engine._warmup = job
     return env
 
 
@@ -231,7 +231,7 @@ def plain_engine(env_id: str, num_envs: int, job, **kwargs):
     done."""
     engine = cardenvs.make_vector(env_id, num_envs, **kwargs)
     assert engine._warmup is None and not engine.warming_up  # make test compiles every engine
-    engine = type(engine)._plain_engine(num_envs, **kwargs)
+    engine = type(engine).plain_engine(num_envs, **kwargs)
     engine._warmup = job
     return engine
 
@@ -360,7 +360,7 @@ def cold(monkeypatch):
     starts) and this process has announced nothing yet."""
     jobs = []
 
-    def job(env_id, config_json):
+    def job(game, config_json):
         jobs.append(FakeJob(after=10**9))
         return jobs[-1]
 

@@ -20,9 +20,9 @@ import pytest
 from harness import random_model
 
 import cardenvs
-from cardenvs import play
 from cardenvs.agents import RandomAgent
 from cardenvs.arena import make_agent
+from cardenvs.ui import play
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -346,12 +346,12 @@ def test_make_agent__a_model_of_another_game_is_refused(tmp_path):
 
 
 def test_web__says_when_the_browser_front_end_is_missing(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "cardenvs.web", None)
+    monkeypatch.setitem(sys.modules, "cardenvs.ui.web", None)
     monkeypatch.delattr(cardenvs, "web", raising=False)
     with pytest.raises(SystemExit) as e:
         play.main(["piquet-v0", "--web"])
     assert e.value.code == 2
-    assert "--web needs cardenvs.web" in capsys.readouterr().err
+    assert "--web needs cardenvs.ui.web" in capsys.readouterr().err
 
 
 def _web_process(args, cwd) -> subprocess.Popen:
@@ -477,7 +477,7 @@ def test_command_line__an_unwritable_record_path_is_refused_before_play(
 ):
     import io
 
-    import cardenvs.web
+    import cardenvs.ui.web
 
     (tmp_path / "old.json").write_text("keep")
     path = {
@@ -490,7 +490,7 @@ def test_command_line__an_unwritable_record_path_is_refused_before_play(
     def serve(*args, **kwargs):
         raise AssertionError("the web game was served")
 
-    monkeypatch.setattr(cardenvs.web, "serve", serve)
+    monkeypatch.setattr(cardenvs.ui.web, "serve", serve)
     argv = ["piquet-v0", "--record", str(path), *(["--web", "--no-browser"] if web else [])]
     with pytest.raises(SystemExit) as e:
         play.main(argv)

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import cardenvs
-from cardenvs.core import render
+from cardenvs.core import text as core_text
 
 ESC = "\x1b["
 
@@ -36,7 +36,7 @@ def test_render__ansi_text_is_plain_when_standard_output_is_piped(text, monkeypa
 
 def test_render__ansi_text_has_colour_on_a_terminal_but_not_with_no_color(text, monkeypatch):
     monkeypatch.setattr(sys, "stdout", Terminal())
-    assert f"{render.BOLD}Four Aces{render.RESET}" in text()
+    assert f"{core_text.BOLD}Four Aces{core_text.RESET}" in text()
     monkeypatch.setenv("NO_COLOR", "1")
     assert ESC not in text()
 
@@ -44,7 +44,7 @@ def test_render__ansi_text_has_colour_on_a_terminal_but_not_with_no_color(text, 
 def test_render__force_color_asks_for_colour_when_piped_and_no_color_wins(text, monkeypatch):
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     monkeypatch.setenv("FORCE_COLOR", "1")
-    assert render.RED in render.card_text(13) and ESC in text()  # 13: a heart
+    assert core_text.RED in core_text.card_text(13) and ESC in text()  # 13: a heart
     monkeypatch.setenv("NO_COLOR", "1")
-    assert ESC not in text() and render.card_text(13, color=True) == "2♥"
-    assert render.card_text(13, color=False) == "2♥"
+    assert ESC not in text() and core_text.card_text(13, color=True) == "2♥"
+    assert core_text.card_text(13, color=False) == "2♥"

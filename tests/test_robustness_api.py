@@ -178,7 +178,7 @@ def test_registry__a_long_unknown_id_is_quoted_cut_short():
 def test_registry__every_id_maps_to_its_game_def_and_one_set_of_front_ends():
     import importlib
 
-    from cardenvs.core.aec import FRONT_ENDS, CardAECEnv
+    from cardenvs.core.aec import CardAECEnv, FrontEnds
     from cardenvs.core.game import GameDef
     from cardenvs.core.vector import CardVectorEnv
     from cardenvs.registry import REGISTRY, classes, lookup
@@ -191,10 +191,11 @@ def test_registry__every_id_maps_to_its_game_def_and_one_set_of_front_ends():
         vector_cls, env_cls, _ = classes(env_id)
         assert issubclass(vector_cls, CardVectorEnv) and issubclass(env_cls, CardAECEnv)
         assert vector_cls.game is game and env_cls.vector_cls is vector_cls
-        assert FRONT_ENDS[game.name, game.version] == (vector_cls, env_cls)
         # the classes are reachable where they say they live (so they pickle), and the package
         # holds nothing but the factory's: no hand-written env or engine class
         package = importlib.import_module(REGISTRY[env_id][0])
+        assert game.module == package.__name__ and isinstance(package.FRONT_ENDS, FrontEnds)
+        assert package.FRONT_ENDS[:2] == (vector_cls, env_cls)
         assert getattr(package, vector_cls.__name__) is vector_cls
         assert getattr(package, env_cls.__name__) is env_cls
         assert not hasattr(package, "VECTOR_CLASS")
@@ -646,7 +647,7 @@ def test_replay__deal_extras_are_checked_against_the_replay(env_id, extras_recor
     or an extra field added: ``replay`` raises ``ValueError`` naming the deal and the field, and
     the viewer never shows it (before: accepted and shown as fact, or IndexError/KeyError/
     TypeError from the viewer)."""
-    from cardenvs import view
+    from cardenvs.ui import view
 
     rec = extras_records[env_id]
     assert cardenvs.replay(rec) == rec

@@ -264,11 +264,13 @@ def test_scene__the_batched_engine_gives_each_row_s_scene(env_id):
 def test_scene__the_picture_command_draws_a_deal_and_refuses_bad_input(tmp_path, capsys):
     from PIL import Image
 
+    from cardenvs.ui import picture as command
+
     out = tmp_path / "table.png"
-    picture.main([IDS[0], "--seed", "1", "--steps", "3", "--seat", "current", "--out", str(out)])
+    command.main([IDS[0], "--seed", "1", "--steps", "3", "--seat", "current", "--out", str(out)])
     assert Image.open(out).size == picture.SIZE
     small = tmp_path / "small.png"
-    picture.main([IDS[0], "--seat", "1", "--small", "--out", str(small)])
+    command.main([IDS[0], "--seat", "1", "--small", "--out", str(small)])
     assert Image.open(small).size == picture.SIZE
     for bad in (
         ["no_such-v0"],
@@ -278,7 +280,7 @@ def test_scene__the_picture_command_draws_a_deal_and_refuses_bad_input(tmp_path,
         [IDS[0], "--option", "num_colours=3"],
     ):
         with pytest.raises(SystemExit):
-            picture.main(bad + ["--out", str(tmp_path / "x.png")])
+            command.main(bad + ["--out", str(tmp_path / "x.png")])
         assert "error" in capsys.readouterr().err
 
 

@@ -14,8 +14,8 @@ import pytest
 import cardenvs
 from benchmarks import cold_start, lockstep, profile_step, scoring, throughput
 from cardenvs import compile as ahead
-from cardenvs import demo
 from cardenvs.core.vector import RandomLegal
+from cardenvs.ui import demo
 
 
 def test_demo__plays_a_whole_partie_and_prints_the_result(capsys):

@@ -1,5 +1,5 @@
-"""Esel determinization (``cardenvs.games.esel.search.determinize``) and ISMCTS on esel-v0: the
-same properties as ``tests/test_sim.py``, plus the voids revealed by play (4.5)."""
+"""Esel determinization (``cardenvs.games.esel.determinization.determinize``) and ISMCTS on
+esel-v0: the same properties as ``tests/test_sim.py``, plus the voids revealed by play (4.5)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import cardenvs
 from cardenvs.games.esel import constants as K
+from cardenvs.games.esel import determinization as S
 from cardenvs.games.esel import layout as L
-from cardenvs.games.esel import search as S
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardenvs.agents.ismcts import ISMCTSAgent  # noqa: E402

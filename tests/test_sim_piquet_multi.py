@@ -23,8 +23,8 @@ from cardenvs.core.sim import Simulator
 from cardenvs.games.piquet import cards as CD
 from cardenvs.games.piquet.multi import config as MC
 from cardenvs.games.piquet.multi import constants as MK
+from cardenvs.games.piquet.multi import determinization as MS
 from cardenvs.games.piquet.multi import layout as ML
-from cardenvs.games.piquet.multi import search as MS
 from cardenvs.games.piquet.multi.layout import field
 from cardenvs.games.piquet.multi.rules import declare_row
 

@@ -532,7 +532,7 @@ def test_borrowed__views_the_same_memory_with_the_same_shape_and_strides():
     through to the caller's array, and shape and strides are kept, for strided views too."""
     from numba import njit
 
-    from cardenvs.core.borrow import borrowed, borrowed_step
+    from cardenvs.core.step_args import borrowed, borrowed_step
 
     @njit
     def write_through(a, value):
@@ -577,7 +577,7 @@ def test_fixed_config__reads_the_array_with_one_item_a_checked_constant():
     refused."""
     from numba import njit
 
-    from cardenvs.core.borrow import fixed_config
+    from cardenvs.core.step_args import fixed_config
 
     @njit
     def as_tuple(cfg):

@@ -16,9 +16,9 @@ import pytest
 from browser import ARTIFACTS, chrome, data, errors
 
 import cardenvs
-from cardenvs import view
-from cardenvs.core.events import events
 from cardenvs.core.scene import check_scene, face_up
+from cardenvs.ui import view
+from cardenvs.ui.events import events
 
 #: the config of each id's record: one deal; more seats where a game has a choice (the layouts)
 CONFIGS = {i: {"episode": "deal"} for i in cardenvs.GAMES}
@@ -191,7 +191,7 @@ def test_view__the_log_masks_a_hidden_discard():
 
 
 def test_view__the_log_is_core_events_of_every_step():
-    """One sentence builder: every view's log holds, step by step, what ``core.events`` tells
+    """One sentence builder: every view's log holds, step by step, what ``ui.events`` tells
     from that view's side given the record as it stood after the step (``record_after`` equals
     the live ``record()``); a game of several deals, with step numbers."""
     env = cardenvs.make("piquet_au_cent-v0", max_deals=2)

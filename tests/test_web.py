@@ -20,9 +20,9 @@ import pytest
 from browser import ARTIFACTS, chrome, data, errors
 
 import cardenvs
-from cardenvs import web
 from cardenvs.agents.base import RandomAgent
-from cardenvs.core.events import KINDS
+from cardenvs.ui import web
+from cardenvs.ui.events import KINDS
 
 GAMES = {
     "piquet-v0": {"episode": "deal"},
@@ -232,7 +232,7 @@ def test_web__the_http_interface_refuses_bad_actions_clearly(server, tmp_path):
         step = s["step"]
     assert opponent.calls > 0
     assert s["record_path"] == str(tmp_path / "g.json") and s["result"]
-    # the log: core.events' sentences from the human's side ("you"), by kind, with step numbers
+    # the log: ui.events' sentences from the human's side ("you"), by kind, with step numbers
     log = s["log"]
     assert [e["step"] for e in log] == sorted(e["step"] for e in log) and log[-1]["step"] == s[
         "step"

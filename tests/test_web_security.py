@@ -23,8 +23,8 @@ import pytest
 from browser import chrome
 
 import cardenvs
-from cardenvs import web
 from cardenvs.agents.base import RandomAgent
+from cardenvs.ui import web
 
 CONFIG = {"episode": "deal"}
 DATA = re.compile(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', re.S)

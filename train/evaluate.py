@@ -75,7 +75,7 @@ from cardenvs.arena import (
     untrusted_zip,
     wdl_text,
 )
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 from cardenvs.core.rng import MAX_SEED
 from cardenvs.policy import read_header
 from cardenvs.registry import lookup

@@ -123,7 +123,7 @@ class Sandbox:
 def invoke(main, argv: list[str], cwd: Path, stdin: str = "") -> Run:
     """``main(argv)`` in-process in ``cwd``, its output captured, stdin ``stdin``, the
     browser and the web server's wait stubbed (``--web`` serves and stops at once)."""
-    from cardenvs import web
+    from cardenvs.ui import web
 
     out, err = io.StringIO(), io.StringIO()
     opened: list = []
@@ -174,7 +174,7 @@ def _ppo_main(argv):
 
 
 def programs() -> dict[str, Callable]:
-    from cardenvs import demo, play, view
+    from cardenvs.ui import demo, play, view
     from train import evaluate
 
     return {

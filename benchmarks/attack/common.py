@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:  # agents/ and train/ import from the checkout
     sys.path.insert(0, str(ROOT))
 
 import cardenvs  # noqa: E402
-from cardenvs.core.messages import brief  # noqa: E402
+from cardenvs.core.checks import brief  # noqa: E402
 
 SURFACES = ("web", "models", "records", "viewer", "cli", "wrappers", "engine")
 #: each surface's share of ``--cases`` (the default count is their sum)

@@ -33,7 +33,7 @@ from benchmarks.attack.common import (
     refuses,
     run_cases,
 )
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 
 
 class Marker:

@@ -1,10 +1,9 @@
-"""The ``viewer`` surface: every seat's page (``cardenvs.view.html``) of the single-deal records: no
-seed, config, episode, deal or deck in its data, no integer of the page that re-deals the
-record's first deck as a seed (with episode 0 or the record's; a control finds the seed in the
-open page), no card the seat never saw in its data; markup (``<!--``, ``</script>``, U+2028,
-U+2029) in the strings of a record either refused or never in the page unescaped (four
-``<script>`` elements, each closed once); ill-typed seats refused.
-"""
+"""The ``viewer`` surface: every seat's page (``cardenvs.ui.view.html``) of the single-deal records:
+no seed, config, episode, deal or deck in its data, no integer of the page that re-deals the
+record's first deck as a seed (with episode 0 or the record's; a control finds the seed in the open
+page), no card the seat never saw in its data; markup (``<!--``, ``</script>``, U+2028, U+2029) in
+the strings of a record either refused or never in the page unescaped (four ``<script>`` elements,
+each closed once); ill-typed seats refused."""
 
 from __future__ import annotations
 
@@ -29,7 +28,7 @@ from benchmarks.attack.common import (
     run_cases,
 )
 from benchmarks.attack.records import _set
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 from cardenvs.core.rng import MAX_SEED
 
 DATA_RE = re.compile(r'<script type="application/json" id="cardenvs-data">(.*?)</script>', re.S)
@@ -59,8 +58,8 @@ def re_dealing_seeds(page: str, record: dict) -> list[int]:
 
 
 def seat_page_case(name: str, record: dict, seat: int) -> Case:
-    from cardenvs import view
     from cardenvs.core.scene import face_up
+    from cardenvs.ui import view
 
     def run():
         page = view.html(record, seat)
@@ -115,7 +114,7 @@ def _script_safe(page: str) -> None:
 
 
 def open_page_control(record: dict) -> Case:
-    from cardenvs import view
+    from cardenvs.ui import view
 
     def run():
         page = view.html(record)
@@ -129,7 +128,7 @@ def open_page_control(record: dict) -> Case:
 
 
 def markup_case(name: str, record: dict, mutate, seat) -> Case:
-    from cardenvs import view
+    from cardenvs.ui import view
 
     def run():
         mutated = mutate(copy.deepcopy(record))
@@ -186,7 +185,7 @@ def markup_mutations(r: dict) -> list[tuple[str, Callable]]:
 
 
 def surface_viewer(rng, n: int, folders: Folders, timeout: float) -> list[Outcome]:
-    from cardenvs import view
+    from cardenvs.ui import view
 
     bases = base_records()
     first = [open_page_control(bases["piquet deal"])]

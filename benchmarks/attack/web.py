@@ -1,4 +1,4 @@
-"""The ``web`` surface: ``cardenvs.web.make_server`` serving in a thread on 127.0.0.1 (a free
+"""The ``web`` surface: ``cardenvs.ui.web.make_server`` serving in a thread on 127.0.0.1 (a free
 port), raw HTTP over sockets: foreign ``Host`` headers (DNS rebinding), cross-site ``Origin``,
 missing or wrong tokens, other content types, malformed, huge, negative and non-ASCII
 ``Content-Length``, ``Transfer-Encoding``, deeply nested, non-JSON and non-UTF-8 bodies,
@@ -43,7 +43,7 @@ from benchmarks.attack.web_http import (
     web_case,
     web_headers,
 )
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 
 FOREIGN_HOSTS = [
     "evil.example",
@@ -634,8 +634,8 @@ def web_saves(folders: Folders) -> list[Case]:
 
     def checked_first(kind):
         def run():
-            from cardenvs import web
             from cardenvs.agents import RandomAgent
+            from cardenvs.ui import web
 
             folder = folders.new("web-path")
             (folder / "old.json").write_text("keep")

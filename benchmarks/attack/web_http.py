@@ -1,4 +1,4 @@
-"""The ``web`` surface's plumbing: ``WebTarget`` (a ``cardenvs.web.make_server`` serving in a
+"""The ``web`` surface's plumbing: ``WebTarget`` (a ``cardenvs.ui.web.make_server`` serving in a
 thread on 127.0.0.1, a free port, every socket with a timeout), raw HTTP requests over sockets
 (``http_request``, ``web_headers``), and ``web_case``: a request and the checks every answer
 must pass (a 4xx with a JSON ``{"error": ...}``, never a 500 or a dropped connection; the game
@@ -31,8 +31,8 @@ class WebTarget:
         opponent_seed: int = 1,
         episode: str = "game",
     ):
-        from cardenvs import web
         from cardenvs.agents import RandomAgent
+        from cardenvs.ui import web
 
         self.folder = folder
         self.server = web.make_server(

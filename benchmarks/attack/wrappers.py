@@ -33,7 +33,7 @@ from benchmarks.attack.common import (
     run_cases,
     short,
 )
-from cardenvs.core.messages import brief
+from cardenvs.core.checks import brief
 from cardenvs.core.rng import MAX_SEED
 
 

@@ -1,6 +1,7 @@
 """PettingZoo AEC bookkeeping written once for every game.
 
-``CardAECEnv`` is a one-row ``CardVectorEnv`` behind PettingZoo's ``AECEnv`` API: agents
+``CardAECEnv`` is a one-row ``CardVectorEnv`` behind PettingZoo's ``AECEnv`` API, a client of
+the engine's public one-row interface (``core.vector``: ``step_row``, ``row_info``, ...): agents
 ``"player_0" .. "player_{P-1}"`` (agent ``i`` sits in seat ``i``), observations
 ``{"observation": float32 vector, "action_mask": int8 vector}``, ``Discrete`` actions.
 
@@ -56,15 +57,17 @@ would; ``copy.copy`` raises ``TypeError`` (a shallow copy would share the game s
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .messages import brief
+from .checks import brief, check_int
 from .rng import MAX_EPISODE, check_seed
 from .scene import resolve_view
-from .vector import CardVectorEnv, check_int
+from .vector import CardVectorEnv, engine_class
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
@@ -136,7 +139,7 @@ class CardAECEnv(AECEnv):
             raise ValueError(f"render_seat: {e}") from None
         self.render_seat = render_seat
         # a cold numba cache: the engine plays on plain Python while its kernels compile and
-        # owns the background compile (core.coldstart; ``_warmup``, ``_poll_warmup``)
+        # owns the background compile (core.coldstart; ``warmup``, ``poll_warmup``)
         self._engine = self.vector_cls(1, autoreset=False, validate=False, **config)
         self.game = game
         self.config = self._engine.config
@@ -161,10 +164,6 @@ class CardAECEnv(AECEnv):
         self.agents = []
         self.rewards, self._cumulative_rewards, self.infos = {}, {}, {}
         self.terminations, self.truncations = {}, {}
-        # one-row buffers for the kernels, so a step allocates nothing
-        self._action = np.zeros(1, np.int64)
-        self._seat = np.zeros(1, np.int64)
-        self._view = np.zeros((1, self.game.obs_dim), np.float32)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game.env_id}, config={self.config})"
@@ -175,10 +174,7 @@ class CardAECEnv(AECEnv):
         return {k: v for k, v in self.__dict__.items() if k != "game"}
 
     def __setstate__(self, state: dict) -> None:
-        job = state.pop("_warmup", None)  # a pickle made when the env held the job itself
         self.__dict__.update(state)
-        if job is not None:
-            self._engine._warmup = job
         self.game = self._engine.game
 
     def __copy__(self):
@@ -207,7 +203,7 @@ class CardAECEnv(AECEnv):
         """Legal action ids of the agent to act (empty once the episode has ended)."""
         if self._ended():
             return []
-        return np.flatnonzero(self._engine._mask[0]).tolist()
+        return np.flatnonzero(self._engine.action_mask[0]).tolist()
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -230,24 +226,24 @@ class CardAECEnv(AECEnv):
         self._check_episode(seed, options)
         self._poll_warmup()
         self._engine.reset(seed=seed, options=options)
+        row = self._engine.row_info(0)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[int(self._engine._current[0])]
+        self.agent_selection = self.possible_agents[row.current]
         self._record = {
             "game": self.game.name,
             "version": self.game.version,
             "config": self.config.to_dict(),
             "seed": self._engine.seed,
         }
-        episode = int(self._engine._episode[0])
-        if episode:  # see the module docstring: absent for a seed's first game
-            self._record["episode"] = episode
+        if row.episode:  # see the module docstring: absent for a seed's first game
+            self._record["episode"] = row.episode
         self._record |= {"deals": [], "result": None}
-        self._open_deal()
+        self._open_deal(row.dealer)
 
     def _check_episode(self, seed, options) -> None:
         """``ValueError`` for an episode beyond ``MAX_EPISODE`` (it would deal a smaller one's
@@ -255,7 +251,7 @@ class CardAECEnv(AECEnv):
         if options and "episode" in options:
             check_int(options["episode"], "options['episode']", 0, MAX_EPISODE)
         elif seed is None and self._record is not None:
-            if int(self._engine._episode[0]) >= MAX_EPISODE:
+            if self._engine.row_info(0).episode >= MAX_EPISODE:
                 raise ValueError(
                     f"this seed's last game (episode {MAX_EPISODE}) was played: an episode is in "
                     f"0..{MAX_EPISODE} (a larger one would deal a smaller one's game); reset "
@@ -275,15 +271,15 @@ class CardAECEnv(AECEnv):
     def observe(self, agent):
         if self._record is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self.agent_name_mapping[agent]
         eng = self._engine
-        if seat == int(eng._current[0]) and not self._ended():
-            # the engine already wrote the observation of the seat to act
-            return {"observation": eng._obs[0].copy(), "action_mask": eng._mask[0].copy()}
-        self._seat[0] = seat
-        eng.game.observe_rows(eng.state, eng._cfg, self._seat, self._view)
+        if agent == self.agent_selection and not self._ended():
+            # the agent to act (the engine's current seat): the engine wrote its observation
+            return {
+                "observation": eng.observation[0].copy(),
+                "action_mask": eng.action_mask[0].copy(),
+            }
         return {
-            "observation": self._view[0].copy(),
+            "observation": eng.observe_row(self.agent_name_mapping[agent]),
             "action_mask": np.zeros(self.game.num_actions, np.int8),
         }
 
@@ -292,7 +288,7 @@ class CardAECEnv(AECEnv):
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped out; call reset()")
-        if self._warmup is not None:  # a cold cache: plain Python until the kernels compile
+        if self._engine.warmup is not None:  # a cold cache: plain Python until the kernels compile
             self._poll_warmup()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -317,45 +313,35 @@ class CardAECEnv(AECEnv):
         action = int(action)
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
-        if not self._engine._mask[0, action]:
-            msg = self._engine._illegal_message(0, action).replace("row 0: ", f"{agent}: ")
+        eng = self._engine
+        if not eng.action_mask[0, action]:
+            msg = eng.illegal_message(0, action).replace("row 0: ", f"{agent}: ")
             if self.illegal_action == "raise":
                 raise ValueError(msg)
             self._end({a: 0.0 for a in self.agents} | {agent: -1.0})
             self.infos[agent]["illegal_move"] = True
             self._record["result"] = {"illegal_move": seat, "action": action}
             return
-        deal_before = int(self._engine._deal_no[0])
         self._record["deals"][-1]["actions"].append([seat, self.game.action_names[action]])
-        eng = self._engine
-        self._action[0] = action
-        eng._step_entry(  # the compiled kernel for the engine's buffers (core.direct)
-            eng.state,
-            eng._cfg,
-            self._action,
-            False,
-            eng._obs,
-            eng._mask,
-            eng._rewards,
-            eng._terminated,
-        )
-        if int(eng._deal_no[0]) != deal_before or self._over():
+        deal_ended, current = eng.step_row(action)
+        over = current < 0  # no seat to act: the game is over
+        if deal_ended:
             self._close_deal()
-            if not self._over():
-                self._open_deal()
-        if self._over():
-            rew = self._engine._rewards[0]
+            if not over:
+                self._open_deal(eng.row_info(0).dealer)
+        if over:
+            rew = eng.rewards[0]
             self._record["result"] = eng.game.result(eng.state, 0, self.config)
             self._end({a: float(rew[i]) for i, a in enumerate(self.agents)})
         else:
-            self.agent_selection = self.possible_agents[int(eng._current[0])]
+            self.agent_selection = self.possible_agents[current]
             self.rewards = {a: 0.0 for a in self.agents}
         if self.render_mode == "human":
             self.render()
 
     def _over(self) -> bool:
         """The game has reached its end by the rules."""
-        return bool(self._engine._terminated[0])
+        return bool(self._engine.terminated[0])
 
     def _ended(self) -> bool:
         """The episode has ended: by the rules, or by an illegal move."""
@@ -366,20 +352,16 @@ class CardAECEnv(AECEnv):
         self.terminations = {a: True for a in self.agents}
         self._accumulate_rewards()
 
-    def _open_deal(self):
-        st = self._engine.state
+    def _open_deal(self, dealer: int):
+        eng = self._engine
         self._record["deals"].append(
-            {
-                "deck": self._engine.game.deck_strings(st, 0),
-                "dealer": int(self._engine._dealer[0]),
-                "actions": [],
-            }
+            {"deck": eng.game.deck_strings(eng.state, 0), "dealer": dealer, "actions": []}
         )
 
     def _close_deal(self):
-        deal = self._record["deals"][-1]
-        deal["points"] = self._engine._last_points[0].tolist()[: len(self.possible_agents)]
         eng = self._engine
+        deal = self._record["deals"][-1]
+        deal["points"] = eng.deal_points(0)
         if eng.game.deal_extras is not None:
             deal.update(eng.game.deal_extras(eng.state, 0, self.config))
 
@@ -387,18 +369,14 @@ class CardAECEnv(AECEnv):
     def _warmup(self):
         """The background compile of a cold cache (``core.coldstart.Warmup``) that the engine
         plays plain Python through, or None: the engine's own."""
-        return self._engine._warmup
-
-    @_warmup.setter
-    def _warmup(self, job) -> None:
-        self._engine._warmup = job
+        return self._engine.warmup
 
     def _poll_warmup(self, wait: bool = False) -> None:
         """Switch to the compiled kernels once the background compile has finished (``wait``:
         wait for it first); see ``core.coldstart``. Nothing to do on a warm cache. The engine's
         ``_poll_warmup``, asked on every call (a plain step takes 0.3-0.5 ms, the poll a few
         microseconds: ``coldstart.POLL_SECONDS``)."""
-        self._engine._poll_warmup(wait, every=0.0, why=" (search runs on them)")
+        self._engine.poll_warmup(wait, every=0.0, why=" (search runs on them)")
 
     # -- search support (cardenvs.core.sim) -----------------------------------------------------
     def simulator(self):
@@ -473,28 +451,23 @@ class CardAECEnv(AECEnv):
         return json.loads(json.dumps(self._record))
 
 
-#: (game name, version) -> (batched engine class, AEC env class), filled by ``front_ends``
-FRONT_ENDS: dict[tuple[str, int], tuple[type, type]] = {}
+class FrontEnds(NamedTuple):
+    """A game's front ends (``front_ends``), what its package binds as ``FRONT_ENDS``."""
+
+    vector: type[CardVectorEnv]  # the batched engine class (``core.vector.engine_class``)
+    aec: type[CardAECEnv]  # the PettingZoo AEC env class
+    env: Callable  # PettingZoo's constructor, ``env(**kwargs)``
 
 
-def front_ends(game, prefix: str, module: str, title: str):
+def front_ends(game, prefix: str, module: str, title: str) -> FrontEnds:
     """The batched engine class, the AEC env class and the ``env`` constructor of ``game``: every
-    game's front ends come from here (a game package calls it once, at import).
+    game's front ends come from here (a game package calls it once, at import, and binds the
+    result as ``FRONT_ENDS``, where ``cardenvs.registry.classes`` finds it).
 
     ``prefix`` names the classes (``<prefix>VectorEnv``, ``<prefix>Env``), ``module`` is the
     defining module's ``__name__`` (so the classes pickle) and ``title`` goes in the docstrings.
-    The classes are kept in ``FRONT_ENDS`` under the game's name and version, where
-    ``front_end_classes`` finds them.
     """
-    vector_cls = type(
-        f"{prefix}VectorEnv",
-        (CardVectorEnv,),
-        {
-            "game": game,
-            "__module__": module,
-            "__doc__": f"N games of {title} stepped at once (see ``cardenvs.core.vector``).",
-        },
-    )
+    vector_cls = engine_class(game, f"{prefix}VectorEnv", module, title)
     env_cls = type(
         f"{prefix}Env",
         (CardAECEnv,),
@@ -515,19 +488,4 @@ def front_ends(game, prefix: str, module: str, title: str):
         return env_cls(**kwargs)
 
     env.__module__ = module
-    key = (game.name, game.version)
-    if key in FRONT_ENDS and FRONT_ENDS[key][0].__module__ != module:
-        raise ValueError(f"front ends of {game.name}-v{game.version} are already defined elsewhere")
-    FRONT_ENDS[key] = (vector_cls, env_cls)
-    return vector_cls, env_cls, env
-
-
-def front_end_classes(game) -> tuple[type, type]:
-    """The batched engine class and the AEC env class of ``game`` (a ``GameDef`` whose package
-    is imported: ``cardenvs.registry.lookup`` imports it)."""
-    try:
-        return FRONT_ENDS[game.name, game.version]
-    except KeyError:
-        raise LookupError(
-            f"no front ends for {game.name}-v{game.version}: its package defines none"
-        ) from None
+    return FrontEnds(vector_cls, env_cls, env)

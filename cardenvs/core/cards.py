@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numba import njit
 
-from .messages import brief
+from .checks import brief
 
 NUM_SUITS = 4
 NUM_RANKS = 13

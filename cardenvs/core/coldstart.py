@@ -3,18 +3,18 @@
 numba compiles a kernel on its first call and keeps the machine code in ``__pycache__``
 (``cache=True``); a later process loads it in well under a second. The first use of a game after
 an install (or after its sources changed) therefore waits for the compiler: 10-30 s per engine
-on a 2-core machine (``COMPILE_SECONDS``; ``benchmarks.cold_start`` measures it).
+on a 2-core machine (``GameDef.compile_seconds``; ``benchmarks.cold_start`` measures it).
 
 An AEC env (``cardenvs.make``) and a batched engine of at most ``PLAIN_START_MAX_ROWS`` games
 (``cardenvs.make_vector``) do not wait (``warmup_for``): when their kernels are not cached, they
 play on plain-Python copies of them at once (``plain_twin``: the same source imported a second
 time, as the package ``_cardenvs_plain``, with numba's JIT off, as ``NUMBA_DISABLE_JIT=1`` would
-run it) while a background process compiles them into the cache (``python -m
-cardenvs.core.coldstart ID CONFIG``, which plays the id's batched engine, AEC env and search as
+run it) while a background process compiles them into the cache (the command ``python -m
+cardenvs.compile --warm ID CONFIG``, which plays the id's batched engine, AEC env and search as
 ``cardenvs.compile`` does). Plain Python plays exactly the game the compiled kernels play
 (``tests/test_plain_python.py``, ``tests/test_plain_start.py``) at 0.3-0.5 ms a step and row
 (``PLAIN_START_MAX_ROWS``), which no one playing or stepping an AEC env by hand notices. The
-engine owns the background job (``CardVectorEnv._poll_warmup``; an AEC env's is its one-row
+engine owns the background job (``CardVectorEnv.poll_warmup``; an AEC env's is its one-row
 engine's): its ``reset``, ``reset_rows``, ``step`` and ``observe`` ask the job whether it is done
 (at most every ``POLL_SECONDS`` of wall time; an AEC env asks on every ``reset`` and ``step``)
 and, once it is, switch to the compiled kernels (loading them from the cache takes under a
@@ -67,19 +67,6 @@ from pathlib import Path
 
 import numpy as np
 from numba import config
-
-#: seconds from ``import cardenvs`` to the first batched step with an empty cache when it
-#: compiles in the foreground (more than ``PLAIN_START_MAX_ROWS`` games), one process alone on
-#: the 2-core reference machine (``benchmarks.cold_start`` of 2026-12-03, rounded up; the run:
-#: ``docs/guides/benchmarks.md``, cold start); the first step of an AEC env or of a smaller
-#: batched engine is immediate (plain Python) and its background compile about as long
-COMPILE_SECONDS = {
-    "cardenvs.games.piquet": 30,
-    "cardenvs.games.piquet.multi": 25,
-    "cardenvs.games.banque": 30,
-    "cardenvs.games.esel": 15,
-    "cardenvs.games.four_aces": 15,
-}
 
 #: set to "0" to make AEC envs and batched engines compile their kernels in the foreground
 #: instead of playing on plain Python meanwhile
@@ -169,7 +156,9 @@ def _cold(game, step_kernel) -> bool:
 
 
 def _about(game) -> str:
-    seconds = COMPILE_SECONDS.get(engine_of(game))
+    """The game's compile estimate (``GameDef.compile_seconds``: a foreground compile, from
+    ``import cardenvs`` to the first batched step; a background compile takes about as long)."""
+    seconds = game.compile_seconds
     return f"about {seconds} s; " if seconds else ""
 
 
@@ -223,15 +212,18 @@ def plain_function(module: str, name: str):
 
 def plain_twin(game):
     """``game`` (a ``GameDef``) with its kernels, state layout and state readers
-    (``PLAIN_FIELDS``) taken from the plain-Python copy of its package; names, config class,
-    deck, actions and observation layout stay ``game``'s own. Made once per id and process."""
-    from ..registry import REGISTRY
-
+    (``PLAIN_FIELDS``) taken from the plain-Python copy of its module (``GameDef.module``, which
+    defines it as ``GAME``); names, config class, deck, actions and observation layout stay
+    ``game``'s own. Made once per id and process."""
     with _lock:
         twin = _twins.get(game.env_id)
         if twin is None:
-            package = REGISTRY[game.env_id][0].removeprefix("cardenvs.")
-            plain = _plain_module(package).GAME
+            if not game.module.startswith(f"{PACKAGE.name}."):
+                raise ValueError(
+                    f"{game.env_id}: no plain-Python copy of module {game.module!r} (GameDef."
+                    f"module): only the modules of {PACKAGE.name} have one"
+                )
+            plain = _plain_module(game.module.removeprefix(f"{PACKAGE.name}.")).GAME
             fields = {f: _quiet(getattr(plain, f)) for f in PLAIN_FIELDS if f != "step_for"}
             if plain.step_for is not None:
                 fields["step_for"] = lambda cfg: _quiet(plain.step_for(cfg))
@@ -286,18 +278,25 @@ def lock_held(engine: str) -> bool:
     return False
 
 
+#: the command the background compile runs, with the id and the config as JSON after it: the
+#: library's own compile command (``cardenvs.compile``), which plays the id's engine, AEC env
+#: and search until everything they call is compiled
+WARM_COMMAND = ("-m", "cardenvs.compile", "--warm")
+
+
 class Warmup:
     """The background compile of one id's kernels for one config into numba's cache (``python
-    -m cardenvs.core.coldstart ID CONFIG``; see the module docstring). It starts only with the
-    engine's lock (``lock_path``), which the background process holds until it exits; while
-    another compile of the engine holds it (another process, or another config in this one),
-    the job follows that one (``following``) and, once it is over, uses the cache or compiles
-    what is still missing. Pickles (and deep-copies) as its key: a copy shares the process's job
-    for that id and config."""
+    -m cardenvs.compile --warm ID CONFIG``, ``WARM_COMMAND``; see the module docstring). It
+    starts only with the engine's lock (``lock_path``), which the background process holds until
+    it exits; while another compile of the engine holds it (another process, or another config
+    in this one), the job follows that one (``following``) and, once it is over, uses the cache
+    or compiles what is still missing. Pickles (and deep-copies) as the game's module and the
+    config: a copy shares the process's job for that id and config."""
 
-    def __init__(self, env_id: str, config_json: str, engine: str):
-        self.key = (env_id, config_json)
-        self.engine = engine
+    def __init__(self, game, config_json: str):
+        self.game = game
+        self.key = (game.env_id, config_json)
+        self.engine = engine_of(game)
         self._proc = None
         self._log = None
         self._start()
@@ -317,7 +316,7 @@ class Warmup:
             path = env.get("PYTHONPATH")  # the child must import this same cardenvs
             env["PYTHONPATH"] = str(PACKAGE.parent) + (os.pathsep + path if path else "")
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "cardenvs.core.coldstart", *self.key],
+                [sys.executable, *WARM_COMMAND, *self.key],
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -330,14 +329,12 @@ class Warmup:
         return True
 
     def _still_cold(self) -> bool:
-        from ..registry import lookup
-
-        game = lookup(self.key[0])[0]
+        game = self.game
         settings = game.config_cls.from_kwargs(**json.loads(self.key[1]))
         return _cold(game, game.step_kernel(settings.to_array()))
 
     def __reduce__(self):
-        return (_job, self.key)
+        return (_job_of, (self.game.module, self.key[1]))
 
     def done(self) -> bool:
         """Whether the kernels are ready: the process has ended (they are in the cache if it
@@ -364,17 +361,19 @@ class Warmup:
         return text[-2000:] or f"exit status {self._proc.returncode}"
 
 
-def _job(env_id: str, config_json: str) -> Warmup:
-    """The process's background compile of ``env_id`` under ``config_json`` (started on the
-    first call, or following the compile of its engine already running)."""
-    from ..registry import lookup
-
+def _job(game, config_json: str) -> Warmup:
+    """The process's background compile of ``game`` (a ``GameDef``) under ``config_json``
+    (started on the first call, or following the compile of its engine already running)."""
     with _lock:
-        job = _jobs.get((env_id, config_json))
+        job = _jobs.get((game.env_id, config_json))
         if job is None:
-            engine = engine_of(lookup(env_id)[0])
-            job = _jobs[env_id, config_json] = Warmup(env_id, config_json, engine)
+            job = _jobs[game.env_id, config_json] = Warmup(game, config_json)
         return job
+
+
+def _job_of(module: str, config_json: str) -> Warmup:
+    """``_job`` of the ``GameDef`` that ``module`` defines as ``GAME``: a pickled ``Warmup``."""
+    return _job(importlib.import_module(module).GAME, config_json)
 
 
 def warmup_for(game, settings, rows: int = 1) -> Warmup | None:
@@ -391,7 +390,7 @@ def warmup_for(game, settings, rows: int = 1) -> Warmup | None:
         return None
     try:
         plain_twin(game)  # made now, so that an env that cannot have it compiles instead
-        job = _job(game.env_id, json.dumps(settings.to_dict(), sort_keys=True))
+        job = _job(game, json.dumps(settings.to_dict(), sort_keys=True))
     except Exception as e:  # noqa: BLE001 - any failure here only costs the early start
         LOG.warning(
             "cannot play %s on plain Python while it compiles (%s: %s); compiling it now",
@@ -417,23 +416,3 @@ def warmup_for(game, settings, rows: int = 1) -> Warmup | None:
 
 def _disabled() -> bool:
     return config.DISABLE_JIT or os.environ.get(PLAIN_START_VAR, "1").strip() == "0"
-
-
-def main(argv=None) -> None:
-    """``python -m cardenvs.core.coldstart ID CONFIG_JSON``: compile what ``ID`` runs under the
-    config (``cardenvs.compile.exercise``)."""
-    from ..compile import STAMP, exercise, sources_digest
-
-    env_id, config_json = sys.argv[1:] if argv is None else argv
-    digest = sources_digest() if not config.CACHE_DIR else None
-    exercise(env_id, **json.loads(config_json))
-    stamp = PACKAGE / "__pycache__" / STAMP
-    if digest is not None and not stamp.exists() and sources_digest() == digest:
-        # a fresh install: these caches are of the current sources, so cardenvs.compile may
-        # load them (without a stamp it deletes every cached kernel first)
-        stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(digest + "\n")
-
-
-if __name__ == "__main__":
-    main()

@@ -15,7 +15,8 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from .messages import brief
+from .cards import format_cards
+from .checks import brief
 
 EPISODES = ("game", "deal")
 REWARDS = ("win", "score")
@@ -357,6 +358,15 @@ def reward_table(rows: Sequence[tuple[str, str, str]]) -> str:
     return "\n".join(out)
 
 
+class HandLimit(NamedTuple):
+    """The option that caps how many deals (hands, rounds) a game plays (``GameDef.hand_limit``):
+    the event log says when a game stopped there."""
+
+    option: str  # the config option holding the limit ("max_hands")
+    count: str  # the result's count of the deals played, also the unit named ("hands")
+    unless: str | None = None  # a bool option under which the limit does not end the game
+
+
 class StepKernels:
     """An engine's step kernels, one per value of the config item that shapes the kernel: the
     number of players of Banque and Four Aces, the variant of Piquet normand and partnership;
@@ -417,7 +427,7 @@ class GameDef:
 
     Every engine's ``step_rows`` is the same loop over row blocks around its own
     ``_apply``/``_legal``/``_observe`` (``core.prefetch.STEP_BLOCK``), after taking borrowed views
-    of its arrays (``core.borrow.borrowed_step``: no reference counting), written once in
+    of its arrays (``core.step_args.borrowed_step``: no reference counting), written once in
     ``core.kernel_template`` and generated into each engine's ``kernels.py``. All three are
     inlined into it, and so is every rule helper they call: each is ``@njit(cache=True,
     forceinline=True)``, which numba types and lowers once per signature and marks
@@ -464,10 +474,34 @@ class GameDef:
     # view), a JSON-able dict in the format of ``core.scene``; every game has one (a default
     # only because the dataclass's defaulted fields come last)
     scene: Callable | None = None
+    # what the programs above the library need to know of a game, kept here so that no table
+    # outside the game's package names it (the game registers its facts, as an OpenSpiel game
+    # does):
+    # the module that defines this ``GameDef`` as ``GAME`` (and its front ends): the plain-Python
+    # copy of a cold cache imports it again (``core.coldstart.plain_twin``)
+    module: str = ""
+    # the games whose rules and sentences this one shares (``"piquet"`` for every Piquet id; the
+    # event log, ``cardenvs.ui.events``, goes by it); default: the game's own name
+    family: str = ""
+    # about how many seconds the first compile of the engine's kernels takes (``import cardenvs``
+    # to the first batched step, one process alone on the 2-core reference machine:
+    # ``benchmarks.cold_start`` of 2026-12-03, rounded up), said in the cold-start notice
+    compile_seconds: int | None = None
+    # the option that caps the deals of a game, if any (the event log's "the game stops at its
+    # limit")
+    hand_limit: HandLimit | None = None
+    # (scene, cards, config) -> the seat that takes a complete trick: ``cards`` in play order
+    # (``{"seat", "card"}``), ``scene`` the scene of the deal before the trick's last card (the
+    # trumps it shows), ``config`` the game's config as a dict (a record's; may be empty). The
+    # event log's winner of a deal's last trick, gone from the next deal's scene; None: no
+    # tricks to tell
+    trick_rule: Callable | None = None
 
     def __post_init__(self):
         if not callable(self.scene):
             raise TypeError(f"{self.name}: a GameDef needs scene(state, row, config, seat)")
+        if not self.family:
+            object.__setattr__(self, "family", self.name)
         # the config class learns the id it configures, for its error messages (one id per
         # config class: every id has its own ``Config``)
         self.config_cls.ENV_ID = self.env_id
@@ -491,13 +525,17 @@ class GameDef:
         render: Callable,
         num_seats: Callable[[Any], int],
         scene: Callable,
+        module: str,
+        **facts,
     ) -> GameDef:
         """The ``GameDef`` of a game package whose modules use the standard names (``NAME``,
         ``VERSION``, ``DECK``, ``Config``, ``NUM_ACTIONS``, ``ACTION_NAMES``, ``OBS_LAYOUT``,
         ``LAYOUT``, the three batched kernels, ``legal_row``, ``result``, ``deck_strings`` and
         optionally ``deal_extras``, ``determinize`` and ``step_for``): each name is taken from
         the first of ``modules`` that defines it; ``render`` (text) and ``scene`` (the table as
-        data, ``core.scene``) come from the package's ``render.py`` and ``scene.py``."""
+        data, ``core.scene``) come from the package's ``text.py`` and ``scene.py``, ``module``
+        is the package's ``__name__`` and ``facts`` the game's other fields (``family``,
+        ``compile_seconds``, ``hand_limit``, ``trick_rule``)."""
 
         def find(name, required=True):
             for module in modules:
@@ -529,6 +567,8 @@ class GameDef:
             legal_row=find("legal_row"),
             determinize=find("determinize", False),
             step_for=find("step_for", False),
+            module=module,
+            **facts,
         )
 
     @functools.cached_property
@@ -546,3 +586,40 @@ class GameDef:
     @property
     def env_id(self) -> str:
         return f"{self.name}-v{self.version}"
+
+
+def action_id(game: GameDef, name: str) -> int:
+    """Look up an action by name (case-insensitive card part, ``"TH"`` accepted for ten)."""
+    if not isinstance(name, str):
+        raise ValueError(f"action name must be a string, got {brief(name)}")
+    table = _action_table(game)
+    key = normalise_action(name)
+    if key not in table:
+        examples = ", ".join(repr(x) for x in game.action_names[:3])
+        raise ValueError(
+            f"unknown action {brief(name)} for {game.name}; names look like {examples}, "
+            f"cards from: {format_cards(game.deck.cards)}"
+        )
+    return table[key]
+
+
+_TABLES: dict[str, dict[str, int]] = {}
+
+
+def normalise_action(name: str) -> str:
+    """Words lower case (``"play"``, ``"top"``); card, rank and suit tokens upper case, with
+    ``"T"`` for ten accepted (``"th"`` -> ``"10H"``)."""
+    parts = name.strip().split()
+    out = []
+    for i, p in enumerate(parts):
+        if i == 0 or len(p) > 3 or (p.isalpha() and len(p) == 3):
+            out.append(p.lower())
+        else:
+            out.append(p.upper().replace("T", "10"))
+    return " ".join(out)
+
+
+def _action_table(game: GameDef) -> dict[str, int]:
+    if game.env_id not in _TABLES:
+        _TABLES[game.env_id] = {normalise_action(n): i for i, n in enumerate(game.action_names)}
+    return _TABLES[game.env_id]

@@ -25,15 +25,23 @@ red or black, court cards framed, jokers with a star; the back a blue lattice), 
 four times the size and scaled down (smooth edges), then kept; suits are drawn as shapes, so any
 font will do. Text uses DejaVu Sans where the system has it, else Pillow's own scalable font
 (Pillow 10.1 or later), else its bitmap font. Nothing is downloaded.
+
+Pillow is imported by the first picture drawn, not with this module, so that the front ends
+(``core.vector``, ``core.aec``) and whatever reads this module's sizes and colours (the record
+viewer, ``cardenvs.ui.view``) never load it for nothing. ``python -m cardenvs.ui.picture`` draws
+the table of a game from the command line.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw
 
 SIZE = (960, 640)  # width, height
 SHAPE = (SIZE[1], SIZE[0], 3)  # of the array ``draw`` returns
@@ -65,6 +73,8 @@ SUIT_NAMES = "SHDC"
 @functools.cache
 def font(size: int, bold: bool = False):
     """DejaVu Sans (bold) at ``size`` pixels if the system has it, else Pillow's own font."""
+    from PIL import ImageFont
+
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     try:
         return ImageFont.truetype(name, size)
@@ -152,6 +162,8 @@ def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
 @functools.cache
 def card_image(card: str | None, w: int, h: int) -> Image.Image:
     """The RGBA sprite of ``card`` (a card string; None: the back) at ``w`` x ``h`` pixels."""
+    from PIL import Image, ImageDraw
+
     k = SUPER
     W, H = w * k, h * k
     im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
@@ -244,6 +256,8 @@ def _background() -> Image.Image:
 
 @functools.lru_cache(maxsize=1)
 def _background_cached() -> Image.Image:
+    from PIL import Image, ImageDraw
+
     w, h = SIZE
     k = 2
     im = Image.new("RGB", (w * k, h * k), FELT_DARK)
@@ -481,6 +495,8 @@ def _banner(d, scene: dict) -> None:
 
 def image(scene: dict) -> Image.Image:
     """``scene`` (``core.scene``) drawn as a Pillow RGB image of ``SIZE``."""
+    from PIL import ImageDraw
+
     im = _background()
     d = ImageDraw.Draw(im)
     seats = scene["seats"]
@@ -518,64 +534,9 @@ def draw(scene: dict) -> np.ndarray:
 def save(scene: dict, path, small: bool = False) -> None:
     """Write ``scene``'s picture to ``path`` (PNG); ``small``: in 256 colours (a third of the
     size, for pictures kept in the repository)."""
+    from PIL import Image
+
     im = image(scene)
     if small:
         im = im.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     im.save(path, optimize=True)
-
-
-def _value(text: str):
-    """A config value from the command line: an int, True/False, else the string."""
-    if text in ("True", "False"):
-        return text == "True"
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def main(argv=None) -> None:
-    """``python -m cardenvs.core.picture ID --out table.png [--seed S] [--steps K] [--seat V]
-    [--option name=value ...]``: play ``K`` uniformly random legal actions (seeded by ``S``) of
-    one deal of ``ID`` (``episode="deal"``; fewer if the deal ends first) and draw the table as
-    seat ``V`` sees it (a seat number, ``current``, or ``open``, the default)."""
-    import argparse
-
-    import cardenvs
-
-    p = argparse.ArgumentParser(prog="python -m cardenvs.core.picture", description=main.__doc__)
-    p.add_argument("env_id", help=f"one of {', '.join(cardenvs.GAMES)}")
-    p.add_argument("--out", required=True, help="the PNG file to write")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal and of the play")
-    p.add_argument("--steps", type=int, default=0, help="random actions before drawing")
-    p.add_argument("--seat", default="open", help="open (default), current or a seat number")
-    p.add_argument("--option", action="append", default=[], help="a config option, name=value")
-    p.add_argument("--small", action="store_true", help="256 colours (a smaller file)")
-    a = p.parse_args(argv)
-    if a.env_id not in cardenvs.GAMES:
-        p.error(f"unknown id {a.env_id!r}; choose one of {', '.join(cardenvs.GAMES)}")
-    if a.steps < 0:
-        p.error(f"--steps must be 0 or more, got {a.steps}")
-    config = {}
-    for item in a.option:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            p.error(f"--option takes name=value, got {item!r}")
-        config[name] = _value(value)
-    seat = None if a.seat == "open" else a.seat if a.seat == "current" else _value(a.seat)
-    try:
-        env = cardenvs.make(a.env_id, episode="deal", render_seat=seat, **config)
-    except ValueError as e:
-        p.error(str(e))
-    env.reset(seed=a.seed)
-    rng = np.random.default_rng(a.seed)
-    for _ in range(a.steps):
-        legal = env.unwrapped.legal_actions()
-        if not legal:
-            break
-        env.step(int(rng.choice(legal)))
-    save(env.unwrapped.scene(seat), a.out, a.small)
-
-
-if __name__ == "__main__":
-    main()

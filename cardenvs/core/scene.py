@@ -13,7 +13,7 @@ Usage::
     venv.scene(3, seat=0)            # row 3 as seat 0 sees it
 
 Every game package has a ``scene.py`` whose ``scene(state, b, config, seat=None)`` reads row
-``b`` of the packed state (the fields its ``render.py`` reads) and returns the dict below; the
+``b`` of the packed state (the fields its ``text.py`` reads) and returns the dict below; the
 ``GameDef`` carries it (``GameDef.scene``) and the front ends call it (``CardVectorEnv.scene``,
 ``CardAECEnv.scene``).
 
@@ -68,7 +68,7 @@ import json
 import numpy as np
 
 from .cards import JOKER_1, JOKER_2, format_card
-from .messages import brief
+from .checks import brief
 
 #: the order of suits in a displayed hand: spades, hearts, clubs, diamonds (colours alternate)
 SUIT_ORDER = (0, 1, 3, 2)

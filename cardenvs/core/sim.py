@@ -30,10 +30,10 @@ import functools
 
 import numpy as np
 
+from .checks import check_int, int_array
 from .game import GameDef
 from .seats import check_seats
 from .state import ARRAYS, PackedState
-from .vector import check_int, int_array
 
 
 class _static_or_bound:

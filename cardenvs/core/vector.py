@@ -67,11 +67,26 @@ replaces ``state`` (narrow arrays instead of wide ones) and the array ``current_
 so take those from the engine or from each call's ``info`` rather than keeping them across calls.
 A larger engine, or any engine under ``CARDENVS_PLAIN_START=0``, compiles in the foreground on
 its first use instead.
+
+One row. A front end of one game (the AEC env, ``core.aec``) is a client of a one-row engine
+through a small public interface: ``step_row(action)`` (a step without ``step``'s checks and
+returns: the front end checks the action against ``action_mask`` itself), ``observe_row(seat)``,
+``row_info(row)``
+(``RowInfo``: the seat to act, the deal and its dealer, the episode, whether the game is over),
+``deal_points(row)``, ``illegal_message(row, action)``, the buffers ``observation``,
+``action_mask``, ``rewards`` and ``terminated``, and for a cold cache ``warming_up``, ``warmup``,
+``poll_warmup``, ``wait_compiled``, ``plain_engine`` (the plain-Python start) and
+``leave_plain``.
+
+The class. ``engine_class(game, name, module, title)`` makes a game's engine class: a
+``CardVectorEnv`` whose ``game`` is the game's ``GameDef``, bound to ``name`` in the game's
+package (``cardenvs.registry.classes`` hands it out from there).
 """
 
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -79,11 +94,10 @@ from numba import njit
 from . import coldstart
 from .bitmask import popcount
 from .bytemask import fits, row_bits, select128
-from .cards import format_cards
+from .checks import check_int, int_array, reset_options
 from .coldstart import LOG, announce, plain_function, plain_twin, say, warmup_for
-from .direct import entry_for
-from .game import GameDef
-from .messages import brief
+from .entry_points import entry_for
+from .game import GameDef, action_id
 from .rng import MAX_EPISODE, check_row_seeds, check_seed, key_from_seed, mix64
 from .scene import resolve_view
 from .seats import check_seats
@@ -113,32 +127,6 @@ def readonly(a: np.ndarray) -> np.ndarray:
     """A read-only view of the C-contiguous array ``a`` whose ``writeable`` flag cannot be set
     again (its buffer is a read-only memoryview of ``a``'s): ``a`` itself stays writable."""
     return np.frombuffer(memoryview(a).toreadonly(), a.dtype).reshape(a.shape)
-
-
-def check_int(value, name: str, low: int, high: int) -> int:
-    """``value`` as an int if it is an integer (not a bool) in ``low..high``, else ``ValueError``
-    naming ``name`` and what is allowed."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {brief(value)}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {brief(value)}")
-    return int(value)
-
-
-def int_array(values, name: str, what: str) -> np.ndarray:
-    """``values`` as an ``int64`` array if it holds integers (not bools, not floats; an empty
-    sequence is fine), else ``ValueError`` naming ``name`` and ``what`` is allowed."""
-    try:
-        a = np.asarray(values)
-    except ValueError:  # ragged nesting
-        raise ValueError(f"{name} must be {what}, got {brief(values)}") from None
-    if a.size == 0 and a.dtype.kind in "fiu":
-        return a.astype(np.int64)
-    if a.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be {what}, got {brief(values)} (dtype {a.dtype})")
-    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-        raise ValueError(f"{name} must be {what}, got {brief(values)}")
-    return a.astype(np.int64)
 
 
 @njit(cache=True)
@@ -202,7 +190,7 @@ class RandomLegal:
         self.counter = 0
         self._out = None
         self._seen = None  # (mask, its dtype, shape, strides, writeable) of the last call
-        self._kind = None  # the masks the compiled draw (core.direct) is for, and fits(mask)
+        self._kind = None  # the masks the compiled draw (core.entry_points) is for, and fits(mask)
         self._draw = None
         self._fits = False
 
@@ -236,6 +224,17 @@ class RandomLegal:
         self._seen = (mask, mask.dtype, mask.shape, mask.strides, mask.flags.writeable)
 
 
+class RowInfo(NamedTuple):
+    """Where the game of one row stands (``CardVectorEnv.row_info``): what a front end of one
+    game (``core.aec``) keeps its books by."""
+
+    current: int  # the seat to act (-1 once the game is over)
+    deal: int  # the number of the deal in the game (0 for the first)
+    dealer: int  # the seat that dealt it
+    episode: int  # the game's index among the games of the row's seed (``reset``)
+    over: bool  # the last step ended the game (``terminated``)
+
+
 class CardVectorEnv:
     """N games of one kind stepped together (see the module docstring for the contract).
 
@@ -254,7 +253,7 @@ class CardVectorEnv:
     #: its first use on a cold cache); ``game`` is then the instance's plain twin
     _plain: bool = False
     #: the background compile (``core.coldstart.Warmup``) a plain engine switches to compiled
-    #: kernels after (``_poll_warmup``), or None
+    #: kernels after (``poll_warmup``), or None
     _warmup = None
 
     def __init__(
@@ -295,6 +294,9 @@ class CardVectorEnv:
         self._terminated = np.zeros(n, np.bool_)
         self._truncated = np.zeros(n, np.bool_)
         self._rows = np.arange(n, dtype=np.int64)
+        # the one-row methods' arguments for the kernels (``step_row``, ``observe_row``)
+        self._action, self._seat = np.zeros(1, np.int64), np.zeros(1, np.int64)
+        self._view = np.zeros((1, g.obs_dim), np.float32)
         self._seed_arg = seed
         self.seed = None
         self._started = False
@@ -309,7 +311,7 @@ class CardVectorEnv:
         self._step_rows = g.step_kernel(self._cfg)
         if not self._plain:  # a line on stderr if the kernels must compile first
             announce(g, self._step_rows, rows=self.num_envs)
-        self._polled = -np.inf  # when _poll_warmup last asked the background compile
+        self._polled = -np.inf  # when poll_warmup last asked the background compile
         self._current = g.layout.field(self.state, "current")
         self._deal_no = g.layout.field(self.state, "deal_no")
         self._dealer = g.layout.field(self.state, "dealer")
@@ -344,9 +346,9 @@ class CardVectorEnv:
         self._bind()
 
     @classmethod
-    def _plain_engine(cls, *args, **kwargs):
+    def plain_engine(cls, *args, **kwargs):
         """An engine on the plain-Python copies of its kernels (``core.coldstart``), which plays
-        exactly the games the compiled one plays, on a wide state, until ``_leave_plain``."""
+        exactly the games the compiled one plays, on a wide state, until ``leave_plain``."""
         self = cls.__new__(cls)
         self._plain = True
         self.game = plain_twin(cls.game)
@@ -364,15 +366,22 @@ class CardVectorEnv:
         """Wait until the engine runs on its compiled kernels: for the background compile of a
         cold cache (then switch to them; the games go on unchanged), or compile them here if
         none runs. Returns at once on a warm cache. Call it before timing the engine."""
-        self._poll_warmup(wait=True)
-        self._leave_plain()
+        self.poll_warmup(wait=True)
+        self.leave_plain()
 
-    def _poll_warmup(self, wait: bool = False, every: float | None = None, why: str = "") -> None:
+    @property
+    def warmup(self):
+        """The background compile (``core.coldstart.Warmup``) that the engine plays plain Python
+        through until it is done (``poll_warmup``), or None."""
+        return self._warmup
+
+    def poll_warmup(self, wait: bool = False, every: float | None = None, why: str = "") -> None:
         """Switch to the compiled kernels once the background compile (``_warmup``) is done
         (``wait``: wait for it first, saying so with ``why``); ask it at most every ``every``
         seconds of wall time (default ``coldstart.POLL_SECONDS``). A failed compile is logged
         and the kernels compile here. Nothing to do on a warm cache. The one place where the
-        batched engine and the AEC env (``CardAECEnv._poll_warmup``) leave plain Python."""
+        batched engine and the AEC env (``CardAECEnv._poll_warmup``) leave plain Python
+        (``leave_plain``)."""
         job = self._warmup
         if job is None:
             return
@@ -392,10 +401,10 @@ class CardVectorEnv:
                 self.game.env_id,
                 failure,
             )
-        self._leave_plain()
+        self.leave_plain()
         self._warmup = None
 
-    def _leave_plain(self) -> None:
+    def leave_plain(self) -> None:
         """Go on with the compiled kernels (``core.coldstart``): the state in their narrow
         arrays (the same values: checked), the class's ``GameDef`` and its kernels."""
         if not self._plain:
@@ -468,7 +477,7 @@ class CardVectorEnv:
                 seed in every row instead of episode 0 (with a seed) or the next one.
         """
         if self._warmup is not None:
-            self._poll_warmup()  # a cold cache: compiled kernels once they are ready
+            self.poll_warmup()  # a cold cache: compiled kernels once they are ready
         n = self.num_envs
         if seed is None and not self._started:
             seed = self._seed_arg
@@ -485,7 +494,7 @@ class CardVectorEnv:
         if isinstance(options, dict) and "episode" in options:
             options = dict(options)
             episode = check_int(options.pop("episode"), "options['episode']", 0, MAX_EPISODE)
-        decks, dealers = self._parse_options(options)
+        decks, dealers = reset_options(options, n, self.game.deck, self.num_seats)
         if reseed:
             self.seed = seed
             row_seeds = seed if per_row else [seed + b for b in range(n)]
@@ -527,7 +536,7 @@ class CardVectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before reset_rows()")
         if self._warmup is not None:
-            self._poll_warmup()
+            self.poll_warmup()
         what = f"row indices: integers in 0..{self.num_envs - 1} (an int or a 1-D sequence)"
         r = int_array(rows, "rows", what)
         if r.ndim > 1:
@@ -553,83 +562,12 @@ class CardVectorEnv:
         self._terminated[r] = False
         self._sync_current()
 
-    def _parse_options(self, options):
-        n, d = self.num_envs, self.game.deck.size
-        decks = np.full((n, d), -1, np.int8)
-        dealers = np.full(n, -1, np.int8)
-        if options is None:
-            return decks, dealers
-        if not isinstance(options, dict):
-            raise ValueError(
-                f"options must be a dict with keys 'deck', 'dealer', 'episode', got "
-                f"{brief(options)}"
-            )
-        unknown = sorted(set(options) - {"deck", "dealer"}, key=repr)
-        if unknown:
-            raise ValueError(
-                f"unknown reset option(s) {brief(unknown)}; allowed: deck, dealer, episode"
-            )
-        deck = options.get("deck")
-        if deck is not None:
-            if not (
-                isinstance(deck, (str, list, tuple))
-                or (isinstance(deck, np.ndarray) and deck.ndim > 0)
-            ):
-                raise ValueError(
-                    f"options['deck'] must be a deck order (a string of cards or a list of "
-                    f"card strings or ids) or a list of {n} such orders, one per row; got "
-                    f"{brief(deck)} ({type(deck).__name__})"
-                )
-            # one order per row: a list of orders (a string of cards too) rather than of cards
-            per_row = (
-                not isinstance(deck, str)
-                and len(deck) > 0
-                and (
-                    isinstance(deck[0], (list, tuple, np.ndarray))
-                    or (isinstance(deck[0], str) and " " in deck[0].strip())
-                )
-            )
-            if per_row and len(deck) != n:
-                raise ValueError(
-                    f"options['deck'] lists {len(deck)} deck orders; give one order for every "
-                    f"row or one per row ({n} of them)"
-                )
-            for b, order in enumerate(deck if per_row else [deck] * n):
-                try:
-                    decks[b] = self.game.deck.check_order(order)
-                except ValueError as e:
-                    where = f"options['deck'][{b}]" if per_row else "options['deck']"
-                    raise ValueError(f"{where}: {e}") from None
-        dealer = options.get("dealer")
-        if dealer is not None:
-            p = self.num_seats
-            if isinstance(dealer, (list, tuple)) or (
-                isinstance(dealer, np.ndarray) and dealer.ndim > 0
-            ):
-                vals = list(dealer)
-                if len(vals) != n:
-                    raise ValueError(
-                        f"options['dealer'] must be one seat (an int in 0..{p - 1}) or one per "
-                        f"row ({n} of them); got {len(vals)} values"
-                    )
-            else:
-                vals = [dealer.item() if isinstance(dealer, np.ndarray) else dealer] * n
-            for v in vals:
-                if (
-                    isinstance(v, (bool, np.bool_))
-                    or not isinstance(v, (int, np.integer))
-                    or not 0 <= v < p
-                ):
-                    raise ValueError(f"dealer must be a seat in 0..{p - 1}, got {brief(v)}")
-            dealers[:] = [int(v) for v in vals]
-        return decks, dealers
-
     def step(self, actions):
         """Apply one action per row; see the module docstring for what comes back."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
         if self._warmup is not None:
-            self._poll_warmup()
+            self.poll_warmup()
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":  # signed or unsigned ints
             raise ValueError(
@@ -639,14 +577,14 @@ class CardVectorEnv:
         a = a.astype(np.int64, copy=False)
         f = a.flags
         if not (f.c_contiguous and f.aligned):
-            a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.direct)
+            a = np.ascontiguousarray(a)  # the compiled kernels' type (see core.entry_points)
         b, kind = self._check_entry(self._mask, a, self.validate)
         if kind == 1:
             raise ValueError(
                 f"row {b}: action {int(a[b])} is outside the action space 0..{self.num_actions - 1}"
             )
         if kind == 2:
-            raise ValueError(self._illegal_message(b, int(a[b])))
+            raise ValueError(self.illegal_message(b, int(a[b])))
         self._step_entry(
             self.state,
             self._cfg,
@@ -674,7 +612,7 @@ class CardVectorEnv:
 
     def _resolve_kernels(self) -> None:
         """Look up the compiled step kernel and action check for this engine's buffers once, so
-        that ``step`` calls them without numba's per-call dispatch (``core.direct``)."""
+        that ``step`` calls them without numba's per-call dispatch (``core.entry_points``)."""
         a = np.zeros(self.num_envs, np.int64)  # the type of the actions ``step`` passes
         # plain Python: the check too (compiling it would cost the first step 0.6 s)
         check = plain_function("core.vector", "check_actions") if self._plain else check_actions
@@ -693,7 +631,7 @@ class CardVectorEnv:
 
             self._step_entry = step_entry
 
-    def _illegal_message(self, b: int, a: int) -> str:
+    def illegal_message(self, b: int, a: int) -> str:
         legal = np.flatnonzero(self._mask[b])
         if legal.size == 0:
             return f"row {b}: the game is over; call reset() (or use autoreset=True)"
@@ -708,7 +646,7 @@ class CardVectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before observe()")
         if self._warmup is not None:
-            self._poll_warmup()
+            self.poll_warmup()
         what = f"a seat in 0..{self.num_seats - 1} or one per row ({self.num_envs} integers)"
         s = int_array(seats, "seats", what)
         if s.ndim > 1 or s.size not in (1, self.num_envs):
@@ -728,6 +666,68 @@ class CardVectorEnv:
     def action_mask(self) -> np.ndarray:
         """The legal-action mask of each row, read-only (the buffer ``step`` returns)."""
         return self._mask_out
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """Whether the last step ended each row's game, read-only (the array ``step`` returns)."""
+        return self._terminated_out
+
+    @property
+    def observation(self) -> np.ndarray:
+        """Each row's observation of the seat to act (the buffer ``step`` returns)."""
+        return self._obs
+
+    @property
+    def rewards(self) -> np.ndarray:
+        """Each row's rewards of the last step, per seat (the buffer ``step`` returns)."""
+        return self._rewards
+
+    # -- one row: the interface of a front end of one game (core.aec) -------------------------
+    def row_info(self, row: int = 0) -> RowInfo:
+        """Where the game of row ``row`` stands (``RowInfo``), after ``reset``."""
+        return RowInfo(
+            int(self._current[row]),
+            int(self._deal_no[row]),
+            int(self._dealer[row]),
+            int(self._episode[row]),
+            bool(self._terminated[row]),
+        )
+
+    def deal_points(self, row: int = 0) -> list[int]:
+        """The points of each seat in the last finished deal of row ``row``."""
+        return self._last_points[row].tolist()[: self.num_seats]
+
+    def observe_row(self, seat: int) -> np.ndarray:
+        """``observe`` for an engine of one row: ``seat``'s observation (a seat of the game: not
+        checked), a new array of ``obs_dim``; no poll of a background compile."""
+        if self.num_envs != 1 or not self._started:
+            raise RuntimeError("observe_row() observes a one-row engine after reset()")
+        self._seat[0] = seat
+        self.game.observe_rows(self.state, self._cfg, self._seat, self._view)
+        return self._view[0].copy()
+
+    def step_row(self, action: int) -> tuple[bool, int]:
+        """``step`` for an engine of one row (an AEC env's): apply ``action``, an id the mask
+        allows (``action_mask[0]``; a masked-out action is a no-op, as under ``validate=False``,
+        and nothing is checked), and update the buffers and ``current_player`` as ``step`` does;
+        no poll of a background compile (``poll_warmup``). Returns whether the step finished a
+        deal (a new one began, or the game ended) and the seat to act now (-1: the game is
+        over, ``terminated``)."""
+        if self.num_envs != 1 or not self._started:
+            raise RuntimeError("step_row() steps a one-row engine after reset()")
+        deal = self._deal_no[0]
+        self._action[0] = action
+        self._step_entry(
+            self.state,
+            self._cfg,
+            self._action,
+            self.autoreset,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+        )
+        return bool(self._terminated[0]) or self._deal_no[0] != deal, int(self._current[0])
 
     def render(self, row: int = 0) -> str:
         """ANSI text of row ``row``."""
@@ -754,38 +754,16 @@ class CardVectorEnv:
         return draw(self.scene(row, seat))
 
 
-def action_id(game: GameDef, name: str) -> int:
-    """Look up an action by name (case-insensitive card part, ``"TH"`` accepted for ten)."""
-    if not isinstance(name, str):
-        raise ValueError(f"action name must be a string, got {brief(name)}")
-    table = _action_table(game)
-    key = _normalise(name)
-    if key not in table:
-        examples = ", ".join(repr(x) for x in game.action_names[:3])
-        raise ValueError(
-            f"unknown action {brief(name)} for {game.name}; names look like {examples}, "
-            f"cards from: {format_cards(game.deck.cards)}"
-        )
-    return table[key]
-
-
-_TABLES: dict[str, dict[str, int]] = {}
-
-
-def _normalise(name: str) -> str:
-    """Words lower case (``"play"``, ``"top"``); card, rank and suit tokens upper case, with
-    ``"T"`` for ten accepted (``"th"`` -> ``"10H"``)."""
-    parts = name.strip().split()
-    out = []
-    for i, p in enumerate(parts):
-        if i == 0 or len(p) > 3 or (p.isalpha() and len(p) == 3):
-            out.append(p.lower())
-        else:
-            out.append(p.upper().replace("T", "10"))
-    return " ".join(out)
-
-
-def _action_table(game: GameDef) -> dict[str, int]:
-    if game.env_id not in _TABLES:
-        _TABLES[game.env_id] = {_normalise(n): i for i, n in enumerate(game.action_names)}
-    return _TABLES[game.env_id]
+def engine_class(game: GameDef, name: str, module: str, title: str) -> type[CardVectorEnv]:
+    """The batched engine class of ``game``: a ``CardVectorEnv`` of that ``GameDef``, called
+    ``name`` in ``module`` (the game's package, which binds it to that name, so that its engines
+    pickle); ``title`` names the game in its docstring."""
+    return type(
+        name,
+        (CardVectorEnv,),
+        {
+            "game": game,
+            "__module__": module,
+            "__doc__": f"N games of {title} stepped at once (see ``cardenvs.core.vector``).",
+        },
+    )

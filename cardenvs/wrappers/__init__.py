@@ -33,7 +33,7 @@ import time
 import gymnasium
 import numpy as np
 
-from ..core.messages import brief
+from ..core.checks import brief
 from ..core.scene import resolve_view
 from ..registry import classes
 

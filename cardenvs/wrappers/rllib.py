@@ -66,7 +66,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from ..core.messages import brief
+from ..core.checks import brief
 from ..registry import classes
 
 try:

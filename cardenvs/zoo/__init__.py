@@ -49,7 +49,7 @@ import warnings
 from functools import cache
 from pathlib import Path
 
-from ..core.messages import brief
+from ..core.checks import brief
 from ..policy import NumpyAgent, NumpyPolicy, read_header
 from ..registry import GAMES, lookup
 

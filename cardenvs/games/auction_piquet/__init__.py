@@ -112,8 +112,9 @@ import dataclasses
 from ...core.aec import front_ends
 from ...core.game import reward_table
 from ..piquet import GAME as _PIQUET
+from ..piquet import spec_doc
 from ..piquet.config import AuctionConfig
-from ..piquet.tools import auction_deal_extras, spec_doc
+from ..piquet.record import auction_deal_extras
 
 #: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
 REWARDS = (
@@ -131,15 +132,17 @@ GAME = dataclasses.replace(
     version=0,
     config_cls=Config,
     deal_extras=auction_deal_extras,
+    module=__name__,
 )
 
 
-AuctionPiquetVectorEnv, AuctionPiquetEnv, env = front_ends(
-    GAME, "AuctionPiquet", __name__, "Auction Piquet"
-)
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "AuctionPiquet", __name__, "Auction Piquet")
+AuctionPiquetVectorEnv, AuctionPiquetEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "AuctionPiquetEnv",

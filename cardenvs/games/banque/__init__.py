@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from ...core.game import GameDef
-from . import config, constants, kernels, layout, search, tools
-from . import render as _render
+from ...core.game import GameDef, HandLimit
+from . import config, constants, determinization, kernels, layout, record, text
 from . import scene as _scene
 from .config import Config
-from .tools import Table, beats
+from .rulings import Table, beats
 
 #: the reward table (``core.game.reward_table``, ``python -m cardenvs.docs``): (episode, reward,
 #: what each seat gets), paid on the step that ends the episode; zero-sum
@@ -30,16 +29,22 @@ GAME = GameDef.from_rules(
     config,
     layout,
     kernels,
-    tools,
-    search,
-    render=_render.render,
+    record,
+    determinization,
+    render=text.render,
     scene=_scene.scene,
     num_seats=num_seats,
+    module=__name__,
+    compile_seconds=30,
+    hand_limit=HandLimit("max_hands", "hands"),
 )
-BanqueVectorEnv, BanqueEnv, env = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "Banque", __name__, "Banque (2–4 players)")
+BanqueVectorEnv, BanqueEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "BanqueEnv",

@@ -65,8 +65,8 @@ import dataclasses
 import numpy as np
 
 from ...core.cards import SUITS
+from ...core.checks import brief
 from ...core.game import GameConfig, option
-from ...core.messages import brief
 from .constants import NUM_CARDS
 
 PENALTY_FIXED = (15, 23, 31, 40, 48, 56)

@@ -33,9 +33,9 @@ from numba import njit
 
 from ...core import rng
 from ...core.bitmask import action_in, bit, dense_suits, lowest, spread
-from ...core.borrow import config_tuple, fixed_config
 from ...core.game import EPISODE_GAME, REWARD_WIN
 from ...core.seats import seat_mod
+from ...core.step_args import config_tuple, fixed_config
 from .beating import (
     _beat_mask,
     _can_draw,
@@ -610,7 +610,7 @@ STEP_OPTION = "num_players"
 @njit(cache=True, inline="always")
 def specialise(cfg, players):
     """The config as the step kernel compiled for ``players`` seats reads it: the seat count is a
-    constant in it (``core.borrow.fixed_config``), so every loop over the seats has a known trip
+    constant in it (``core.step_args.fixed_config``), so every loop over the seats has a known trip
     count, and the config's values stay in registers: a faster step than one kernel reading the
     array, with the same outputs (measurements: ``docs/history.md``, "From the code")."""
     return fixed_config(cfg, CONFIG_SIZE, C_NUM_PLAYERS, players)
@@ -619,6 +619,6 @@ def specialise(cfg, players):
 @njit(cache=True, inline="always")
 def general(cfg):
     """The config as the kernels other than the step read it: a tuple of the type ``specialise``
-    gives, every value read from the array (``core.borrow.config_tuple``), so that the helpers
+    gives, every value read from the array (``core.step_args.config_tuple``), so that the helpers
     both call compile once."""
     return config_tuple(cfg, CONFIG_SIZE)

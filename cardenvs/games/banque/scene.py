@@ -11,8 +11,8 @@ the stock too (its top card is the last of the pile).
 from __future__ import annotations
 
 from ...core.cards import SUITS, format_card
-from ...core.render import SUIT_SYMBOL
 from ...core.scene import cards_of, check_viewer, hand, make_scene, pile, play, seat_entry
+from ...core.text import SUIT_SYMBOL
 from .constants import NUM_CARDS, PHASE_NAMES, PHASE_OVER, PHASE_TRUMP
 from .layout import (
     F_BANK,

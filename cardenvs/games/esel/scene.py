@@ -10,8 +10,8 @@ shows every card, the stock too (its top card is the last of the pile).
 from __future__ import annotations
 
 from ...core.cards import SUITS, format_card
-from ...core.render import SUIT_SYMBOL, card_text
 from ...core.scene import check_viewer, hand, make_scene, pile, play, seat_entry
+from ...core.text import SUIT_SYMBOL, card_text
 from .constants import NUM_CARDS, PHASE_NAMES, PHASE_OVER, PHASE_TRUMP, THRESHOLDS, WIN_NAMES
 from .layout import (
     F_BANKS,
@@ -39,6 +39,7 @@ from .layout import (
     V_POINTS,
     State,
 )
+from .rulings import trick_winner
 
 
 def _suit(i: int) -> str:
@@ -124,4 +125,35 @@ def _trumps(f, config) -> list[str]:
     return [f"Trumps: {suits or 'not yet drawn'}"]
 
 
-__all__ = ["scene"]
+_SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
+
+
+def trick_rule(before: dict, cards: list, config: dict) -> int:
+    """``GameDef.trick_rule``: the seat that takes the complete trick ``cards`` (``{"seat",
+    "card"}`` in play order), by the rules helper ``rulings.trick_winner`` with the trumps that
+    ``before`` (a scene of the deal) shows: its first info line (``_trumps``: the trump option,
+    the common trump suits) and each seat's ``trump`` line (option 1)."""
+    config = dict(config)
+    head = before["info"][0] if before["info"] else ""
+    option = 1 if head.startswith("Own") else 2 if head.startswith("No trumps") else None
+    if head.startswith("Trumps: ♠ senior"):
+        option = 5
+    kw = {}
+    if option == 1:
+        own = {}
+        for s in before["seats"]:
+            t = next((x.split()[1] for x in s["lines"] if x.startswith("trump ")), None)
+            own[s["seat"]] = _SYMBOL_SUIT.get(t)
+        kw["trumps"] = [own.get(c["seat"]) for c in cards]
+    elif option is None:  # options 3 and 4: "Trumps: ♥ ♠"
+        symbols = head.split(":", 1)[-1].split()
+        suits = "".join(_SYMBOL_SUIT[x] for x in symbols if x in _SYMBOL_SUIT)
+        option = 3 if len(suits) == 1 else 4
+        kw["trumps"] = suits
+    for key in ("trump_option", "common_trumps", "num_players"):
+        config.pop(key, None)
+    i = trick_winner([c["card"] for c in cards], trump_option=option, **kw, **config)
+    return cards[i]["seat"]
+
+
+__all__ = ["scene", "trick_rule"]

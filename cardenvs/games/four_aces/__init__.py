@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from ...core.game import GameDef
-from . import config, constants, kernels, layout, search, tools
-from . import render as _render
+from ...core.game import GameDef, HandLimit
+from . import config, constants, determinization, kernels, layout, record, text
 from . import scene as _scene
 from .config import Config
-from .tools import score_breakdown, score_cards
+from .rulings import score_breakdown, score_cards
 
 #: the reward table (``core.game.reward_table``, ``python -m cardenvs.docs``): (episode, reward,
 #: what each seat gets), paid on the step that ends the episode; zero-sum
@@ -34,18 +33,22 @@ GAME = GameDef.from_rules(
     config,
     layout,
     kernels,
-    tools,
-    search,
-    render=_render.render,
+    record,
+    determinization,
+    render=text.render,
     scene=_scene.scene,
     num_seats=num_seats,
+    module=__name__,
+    compile_seconds=15,
+    hand_limit=HandLimit("max_rounds", "rounds"),
 )
-FourAcesVectorEnv, FourAcesEnv, env = front_ends(
-    GAME, "FourAces", __name__, "Four Aces (3–5 players)"
-)
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "FourAces", __name__, "Four Aces (3–5 players)")
+FourAcesVectorEnv, FourAcesEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",

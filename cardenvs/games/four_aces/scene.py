@@ -11,8 +11,8 @@ last of the pile).
 from __future__ import annotations
 
 from ...core.cards import NUM_CARDS, format_card
-from ...core.render import card_text
 from ...core.scene import cards_of, check_viewer, hand, make_scene, pile, seat_entry
+from ...core.text import card_text
 from .constants import PHASE_NAMES, PHASE_OVER
 from .layout import (
     F_CURRENT,

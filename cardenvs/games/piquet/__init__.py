@@ -3,9 +3,9 @@
 Rules: ``docs/games/piquet.md`` (sections 2, 4 and 6; the choices the engine makes where the
 spec is open are listed in ``rules``). The engine's modules: ``constants``, ``config``,
 ``layout``, ``rules`` (with ``cards``, ``score``, ``declare``, ``exchange`` and ``auction``),
-``observe``, ``kernels``, ``search``, ``tools`` and ``render``; ``piquet_au_cent-v0`` and
-``auction_piquet-v0`` run on the same kernels, and ``multi`` is the three- and four-handed
-engine.
+``observe``, ``kernels``, ``determinization``, ``record``, ``rulings``, ``text`` and ``scene``;
+``piquet_au_cent-v0`` and ``auction_piquet-v0`` run on the same kernels, and ``multi`` is the
+three- and four-handed engine.
 
 Episodes and rewards
 --------------------
@@ -63,12 +63,23 @@ Version history
 from __future__ import annotations
 
 from ...core.aec import front_ends
-from ...core.game import GameDef, reward_table
-from . import config, constants, kernels, layout, search, tools
-from . import render as _render
+from ...core.game import GameDef, layout_table, reward_table
+from . import config, constants, determinization, kernels, layout, record, text
 from . import scene as _scene
 from .config import Config
-from .tools import declarations, partie_result, spec_doc
+from .rulings import declarations, partie_result
+
+
+def spec_doc(doc: str, config_cls) -> str:
+    """Fill a two-handed id's docstring (this package's, Piquet au cent's, Auction Piquet's): its
+    config table, the shared action and observation tables."""
+    return (
+        doc.replace("{obs_table}", layout_table(layout.OBS_LAYOUT))
+        .replace("{config_table}", config_cls.describe())
+        .replace("{action_table}", constants.ACTION_TABLE)
+        .replace("{num_actions}", str(constants.NUM_ACTIONS))
+    )
+
 
 #: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
 REWARDS = (
@@ -90,16 +101,22 @@ GAME = GameDef.from_rules(
     config,
     layout,
     kernels,
-    tools,
-    search,
-    render=_render.render,
+    record,
+    determinization,
+    render=text.render,
     scene=_scene.scene,
     num_seats=num_seats,
+    module=__name__,
+    compile_seconds=30,
+    trick_rule=_scene.trick_rule,
 )
-PiquetVectorEnv, PiquetEnv, env = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "Piquet", __name__, "Two-handed Rubicon Piquet")
+PiquetVectorEnv, PiquetEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",
@@ -109,4 +126,5 @@ __all__ = [
     "env",
     "partie_result",
     "raw_env",
+    "spec_doc",
 ]

@@ -8,18 +8,19 @@ from ...core.aec import front_ends
 from .multi import REWARDS, game_def
 from .multi.config import NormandConfig as Config
 from .multi.constants import NAME_NORMAND
-from .multi.render import render as _render
 from .multi.scene import scene as _scene
+from .multi.text import render as _render
 
-GAME = game_def(NAME_NORMAND, Config, 3, _render, _scene)
+GAME = game_def(NAME_NORMAND, Config, 3, _render, _scene, __name__)
 
 
-PiquetNormandVectorEnv, PiquetNormandEnv, env = front_ends(
-    GAME, "PiquetNormand", __name__, "Piquet normand (3 players)"
-)
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "PiquetNormand", __name__, "Piquet normand (3 players)")
+PiquetNormandVectorEnv, PiquetNormandEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",

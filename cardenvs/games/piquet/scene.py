@@ -9,7 +9,7 @@ five, leftovers looked at); every card played. The open view shows every card.
 
 from __future__ import annotations
 
-from ...core.cards import format_card
+from ...core.cards import RANKS, format_card
 from ...core.game import EPISODE_DEAL
 from ...core.scene import check_viewer, hand, make_scene, pile, play, seat_entry
 from . import config as C
@@ -145,4 +145,15 @@ def _info(s, b, cfg) -> list[str]:
     return info
 
 
-__all__ = ["scene"]
+def trick_rule(before: dict, cards: list, config: dict) -> int:
+    """``GameDef.trick_rule`` of every Piquet id: the seat that takes the complete trick
+    ``cards`` (``{"seat", "card"}`` in play order) is the one of the highest card of the suit
+    led (no trumps in Piquet)."""
+    led = cards[0]["card"][-1]
+    best = max(
+        (c for c in cards if c["card"][-1] == led), key=lambda c: RANKS.index(c["card"][:-1])
+    )
+    return best["seat"]
+
+
+__all__ = ["scene", "trick_rule"]

@@ -91,10 +91,10 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.aec import front_ends
-from ...core.game import reward_table
+from ...core.game import HandLimit, reward_table
 from ..piquet import GAME as _PIQUET
+from ..piquet import spec_doc
 from ..piquet.config import AuCentConfig
-from ..piquet.tools import spec_doc
 
 #: the reward table (``core.game.reward_table``): (episode, reward, what each seat gets)
 REWARDS = (
@@ -108,15 +108,24 @@ REWARDS = (
 __doc__ = spec_doc(__doc__, AuCentConfig).replace("{reward_table}", reward_table(REWARDS))
 
 Config = AuCentConfig
-GAME = dataclasses.replace(_PIQUET, name="piquet_au_cent", version=0, config_cls=Config)
-
-
-PiquetAuCentVectorEnv, PiquetAuCentEnv, env = front_ends(
-    GAME, "PiquetAuCent", __name__, "Piquet au cent"
+GAME = dataclasses.replace(
+    _PIQUET,
+    name="piquet_au_cent",
+    version=0,
+    config_cls=Config,
+    module=__name__,
+    # a partie's games each stop at max_deals: the limit ends a game, not the partie
+    hand_limit=HandLimit("max_deals", "deals", unless="au_cent_partie"),
 )
+
+
+#: the front ends (``core.aec.front_ends``), which ``cardenvs.registry.classes`` hands out
+FRONT_ENDS = front_ends(GAME, "PiquetAuCent", __name__, "Piquet au cent")
+PiquetAuCentVectorEnv, PiquetAuCentEnv, env = FRONT_ENDS
 raw_env = env
 
 __all__ = [
+    "FRONT_ENDS",
     "GAME",
     "REWARDS",
     "Config",

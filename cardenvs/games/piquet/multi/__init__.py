@@ -7,9 +7,9 @@ Two registered ids share this engine (``game_def`` builds each one's ``GameDef``
 
 Rules: ``docs/games/piquet.md`` sections 2 (the base game), 3.3, 3.4, 4 (A21-A23) and 6; the
 choices the engine makes where the spec is open are listed in ``rules``. The modules:
-``constants``, ``config``, ``layout``, ``rules``, ``observe``, ``kernels``, ``search``,
-``tools`` and ``render``, built on two-handed Piquet's primitives (``games.piquet.cards``,
-``games.piquet.declare``).
+``constants``, ``config``, ``layout``, ``rules``, ``observe``, ``kernels``,
+``determinization``, ``record``, ``rulings``, ``text`` and ``scene``, built on two-handed
+Piquet's primitives (``games.piquet.cards``, ``games.piquet.declare``).
 
 Episodes and rewards
 --------------------
@@ -72,12 +72,13 @@ from __future__ import annotations
 
 from ....core.game import GameDef, action_table, layout_table, reward_table
 from ..constants import DECK
+from ..scene import trick_rule
 from .config import NormandConfig, PartnershipConfig
 from .constants import ACTION_DOCS, ACTION_NAMES, NUM_ACTIONS, VERSION
+from .determinization import determinize
 from .kernels import legal_row, observe_rows, reset_rows, step_for, step_rows
 from .layout import LAYOUT, OBS_LAYOUTS
-from .search import determinize
-from .tools import deal_extras, deck_strings, result
+from .record import deal_extras, deck_strings, result
 
 #: the reward table of both ids (``core.game.reward_table``): (episode, reward, what each seat
 #: gets)
@@ -113,10 +114,10 @@ def _partners_opposite(config) -> tuple:
     return ((0, 2), (1, 3))
 
 
-def game_def(name: str, config_cls, num_seats: int, render, scene) -> GameDef:
+def game_def(name: str, config_cls, num_seats: int, render, scene, module: str) -> GameDef:
     """The ``GameDef`` of one of the two ids (the kernels are shared; the config class, the
     seat count and the observation layout differ); ``render`` and ``scene`` are the package's
-    (``render.py``, ``scene.py``)."""
+    (``text.py``, ``scene.py``), ``module`` the id's module (``__name__``)."""
     return GameDef(
         name=name,
         version=VERSION,
@@ -140,4 +141,8 @@ def game_def(name: str, config_cls, num_seats: int, render, scene) -> GameDef:
         determinize=determinize,
         # partnership: partners sit opposite (spec 3.3); normand: every player for himself
         sides=_partners_opposite if num_seats == 4 else None,
+        module=module,
+        family="piquet",
+        compile_seconds=25,
+        trick_rule=trick_rule,  # two-handed Piquet's: the highest card of the suit led
     )

@@ -30,9 +30,9 @@ from numba import njit
 
 from ....core import rng
 from ....core.bitmask import action_in, bit, spread
-from ....core.borrow import config_tuple
 from ....core.game import EPISODE_DEAL, REWARD_WIN
 from ....core.seats import at, seat_mod
+from ....core.step_args import config_tuple
 from ..cards import _from_suit_bits, _local32, _suit_bits, card_of
 from ..declare import _VALUE_KEY, point_of, sequences_of, sets_of
 from .config import (
@@ -713,7 +713,7 @@ def specialise(cfg, mode):
     The kernels index the config with constant positions, so they read a tuple as they read the
     array; inlined into a step kernel that passes ``mode`` as a constant, every seat loop has a
     known trip count and every mode test is decided at compile time, and the config's values stay
-    in registers (``core.borrow.fixed_config``): a faster step with the same outputs
+    in registers (``core.step_args.fixed_config``): a faster step with the same outputs
     (measurements: ``docs/history.md``, "From the code")."""
     seats = 4 if mode == MODE_PARTNERSHIP else 3
     hand = PARTNERSHIP_HAND if mode == MODE_PARTNERSHIP else NORMAND_HAND
@@ -727,7 +727,7 @@ def specialise(cfg, mode):
 @njit(cache=True, inline="always")
 def general(cfg):
     """The config as the kernels other than the step read it: a tuple of the type ``specialise``
-    gives, every value read from the array (``core.borrow.config_tuple``), so that the helpers
+    gives, every value read from the array (``core.step_args.config_tuple``), so that the helpers
     both call compile once."""
     return config_tuple(cfg, CONFIG_SIZE)
 

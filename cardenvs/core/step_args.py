@@ -1,5 +1,5 @@
-"""Borrowed array views for the batched step: numba's reference counting, skipped where it is
-not needed.
+"""The batched step's arguments as its kernels take them: borrowed array views (numba's
+reference counting, skipped where it is not needed) and the config vector as a tuple.
 
 numba counts the references to every array that crosses a call between compiled kernels that it
 does not inline: the callee takes a reference to each array argument on entry and drops it on

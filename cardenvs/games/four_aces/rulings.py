@@ -1,33 +1,14 @@
-"""Four Aces' Python-side helpers: an episode's ``result``, the deck order as strings, and the
-public hand scorer ``score_cards`` / ``score_breakdown`` (``docs/games/four_aces.md`` 5.3-5.5)."""
+"""Four Aces' rules answered in Python for cards given as strings: the hand scorer
+``score_cards`` / ``score_breakdown`` (``docs/games/four_aces.md`` 5.3-5.5)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.cards import JOKER_1, JOKER_2, NUM_CARDS, format_card, format_cards
-from ...core.state import PackedState
+from ...core.cards import JOKER_1, JOKER_2, format_card
 from .config import C_PAIR_VALUE, C_RUN2_VALUE, C_RUN_MODE, Config
 from .constants import DECK, SUIT_VALUE
-from .layout import F_DEAL_NO, F_DECK, F_WINNER, F_WINNERS, V_TOTAL
 from .scoring import _rank_block, _suit_and_runs, score_mask
-
-
-def result(s: PackedState, b: int, config: Config) -> dict:
-    """JSON-able result of the finished episode in row ``b``."""
-    P = config.num_players
-    w = int(s.f[b, F_WINNER])
-    return {
-        "winner": None if w < 0 else w,
-        "winners": [p for p in range(P) if s.f[b, F_WINNERS + p]],
-        "totals": s.v[b, V_TOTAL : V_TOTAL + P].tolist(),
-        "rounds": int(s.f[b, F_DEAL_NO]) + 1,
-    }
-
-
-def deck_strings(s: PackedState, b: int) -> list[str]:
-    """The current round's deck order (hands from the dealer's left, then the stock)."""
-    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
 
 
 def _natural_mask(cards) -> int:

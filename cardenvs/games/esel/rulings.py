@@ -1,51 +1,15 @@
-"""Esel's Python-side helpers: the episode ``result``, the record's ``deal_extras`` and
-``deck_strings``, and the rules helper ``trick_winner`` (rules: ``docs/games/esel.md`` 4.3-4.6,
-5)."""
+"""Esel's rules answered in Python for cards given as strings: ``trick_winner``, who takes a
+trick (rules: ``docs/games/esel.md`` 4.3-4.6, 5)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...core.cards import SUITS, format_cards
-from ...core.state import PackedState
 from .config import C_COMMON_TRUMPS, Config
-from .constants import DECK, MAX_SEATS, NUM_CARDS, RANK_8
-from .layout import (
-    F_BANK_CHANGE,
-    F_BANKS,
-    F_DEAL_NO,
-    F_DECK,
-    F_SUIT_CLASS,
-    F_TRUMP,
-    F_WINNER,
-    new_state,
-)
+from .constants import DECK, MAX_SEATS, RANK_8
+from .layout import F_SUIT_CLASS, F_TRUMP, new_state
 from .rules import trick_row
-
-
-def result(s: PackedState, b: int, config: Config) -> dict:
-    """JSON-able result of the finished episode in row ``b``."""
-    w = int(s.f[b, F_WINNER])
-    P = config.num_players
-    return {
-        "winner": None if w < 0 else w,
-        "banks": s.f[b, F_BANKS : F_BANKS + P].tolist(),
-        "hands": int(s.f[b, F_DEAL_NO]) + 1,
-    }
-
-
-def deal_extras(s: PackedState, b: int, config: Config) -> dict:
-    """Record fields of a finished hand: each seat's bank change and banks after it."""
-    P = config.num_players
-    return {
-        "bank_change": s.f[b, F_BANK_CHANGE : F_BANK_CHANGE + P].tolist(),
-        "banks": s.f[b, F_BANKS : F_BANKS + P].tolist(),
-    }
-
-
-def deck_strings(s: PackedState, b: int) -> list[str]:
-    """The current hand's deck order (hands from the dealer's left, then the stock)."""
-    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
 
 
 def trick_winner(cards, trumps=None, trump_option: int = 1, **config) -> int:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...core.render import bold, card_text, mask_text
 from ...core.state import PackedState
+from ...core.text import bold, card_text, mask_text
 from .config import Config
 from .constants import PHASE_NAMES, PHASE_OVER
 from .layout import field

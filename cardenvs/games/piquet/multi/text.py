@@ -3,7 +3,7 @@ of (state, row, config) -> str (ANSI)."""
 
 from __future__ import annotations
 
-from ....core.render import bold, card_text, mask_text
+from ....core.text import bold, card_text, mask_text
 from . import config as C
 from . import constants as K
 from . import layout as L

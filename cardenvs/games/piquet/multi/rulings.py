@@ -1,80 +1,25 @@
-"""Piquet normand and partnership Piquet's Python-side helpers: the episode's ``result``,
-``deck_strings``, ``deal_extras`` and the public rules helper ``declarations``
-(``docs/games/piquet.md`` 2.3, 2.5, 3.3, 3.4).
-"""
+"""Piquet normand's and partnership Piquet's rules answered in Python for cards given as
+strings: ``declarations`` (``docs/games/piquet.md`` 2.3, 2.5, 3.3, 3.4)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.cards import format_cards
 from ..constants import DECK
-from .config import C_CARTE_BLANCHE, C_MODE, C_NUM_SEATS, NormandConfig, PartnershipConfig
-from .constants import (
-    BONUS_REPIQUE,
-    CAT_POINT,
-    CAT_SEQUENCE,
-    CAT_SETS,
-    MODE_NORMAND,
-    MODE_PARTNERSHIP,
-    NUM_CARDS,
-    OUTCOME_EQUAL,
-    OUTCOME_NONE,
-)
+from .config import C_CARTE_BLANCHE, C_NUM_SEATS, NormandConfig, PartnershipConfig
+from .constants import BONUS_REPIQUE, CAT_POINT, CAT_SEQUENCE, CAT_SETS, OUTCOME_EQUAL, OUTCOME_NONE
 from .layout import (
     F_BONUS,
     F_CB,
-    F_DEAL_NO,
     F_DEALER,
-    F_DECK,
     F_DECL_WIN,
-    F_FINISHED,
-    F_OUTCOME,
-    F_WINNER,
     M_DEALT,
     M_HAND,
     V_DEAL_SCORE,
     V_DECL_PTS,
-    V_TOTAL,
-    State,
     new_state,
 )
 from .rules import _has_face, declare_row
-
-
-# --- Python-side helpers -----------------------------------------------------------------------
-def result(s: State, b: int, config) -> dict:
-    """JSON-able result of the finished episode in row ``b``: ``winner`` (see ``_game_over``;
-    ``None`` for a draw), ``winners``/``losers`` (seats), ``totals`` per seat (his side's),
-    ``finished`` (normand: the deal each seat reached the target in, 0 = never), ``deals``."""
-    cfg = config.to_array()
-    p = int(cfg[C_NUM_SEATS])
-    w = int(s.f[b, F_WINNER])
-    out = [int(x) for x in s.f[b, F_OUTCOME : F_OUTCOME + p]]
-    side = (lambda t: t % 2) if cfg[C_MODE] == MODE_PARTNERSHIP else (lambda t: t)
-    res = {
-        "winner": None if w < 0 else w,
-        "winners": [t for t in range(p) if out[t] == 1],
-        "losers": [t for t in range(p) if out[t] == -1],
-        "totals": [int(s.v[b, V_TOTAL + side(t)]) for t in range(p)],
-        "deals": int(s.f[b, F_DEAL_NO]) + 1,
-    }
-    if cfg[C_MODE] == MODE_NORMAND:
-        res["finished"] = [int(x) for x in s.f[b, F_FINISHED : F_FINISHED + p]]
-    return res
-
-
-def deck_strings(s: State, b: int) -> list[str]:
-    """The current deal's deck order (hands from the dealer's left, then the talon)."""
-    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
-
-
-def deal_extras(s: State, b: int, config) -> dict:
-    """Extra fields of a finished deal in the record: the totals per seat after it."""
-    cfg = config.to_array()
-    p = int(cfg[C_NUM_SEATS])
-    side = (lambda t: t % 2) if cfg[C_MODE] == MODE_PARTNERSHIP else (lambda t: t)
-    return {"totals": [int(s.v[b, V_TOTAL + side(t)]) for t in range(p)]}
 
 
 # --- rules helpers (public) --------------------------------------------------------------------

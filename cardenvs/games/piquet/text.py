@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.render import bold, card_text, mask_text
+from ...core.text import bold, card_text, mask_text
 from . import cards as CD
 from . import config as C
 from . import constants as K

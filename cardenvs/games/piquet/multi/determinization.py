@@ -11,7 +11,7 @@ import numpy as np
 
 from ....core.state import PackedState
 from ..cards import index_of
-from ..search import _cards_of, _mask_of
+from ..determinization import _cards_of, _mask_of
 from .config import C_CARTE_BLANCHE, C_HAND_SIZE, C_MODE, C_NORMAND_DEALER_EXCHANGE, C_NUM_SEATS
 from .constants import MAX_SEATS, MODE_NORMAND, NUM_CARDS, OUTCOME_NONE, PHASE_EXCHANGE, PHASE_PLAY
 from .layout import (

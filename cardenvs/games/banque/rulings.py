@@ -1,7 +1,6 @@
-"""Banque's Python-side helpers: the record fields of a finished episode and hand
-(``result``, ``deal_extras``, ``deck_strings``), and the public rules helpers ``beats`` (does a
-card cover a top card, 4.2) and ``Table`` (a position built from card strings, for scenario tests
-and analysis) with the row kernels they call; rules: ``docs/games/banque.md``."""
+"""Banque's rules answered in Python for cards given as strings: ``beats`` (does a card cover a
+top card, 4.2) and ``Table`` (a position built from card strings, for scenario tests and
+analysis), with the row kernels they call; rules: ``docs/games/banque.md``."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ...core.cards import SUITS, format_card, format_cards
-from ...core.state import PackedState
+from ...core.game import normalise_action
 from .beating import _beat_set, _has
 from .config import Config, _check_common
 from .constants import ACTION_NAMES, DECK, MAX_SEATS, NUM_ACTIONS, NUM_CARDS, PHASE_NAMES, POINTS
@@ -18,11 +17,8 @@ from .layout import (
     F_BANK,
     F_BANK_N,
     F_BASE_PREV,
-    F_DEAL_NO,
     F_DEALER,
     F_DECK,
-    F_ENDED_BY,
-    F_LAST_OUT,
     F_LAST_PLAYER,
     F_N_OUT,
     F_NEXT_MOVER,
@@ -33,13 +29,9 @@ from .layout import (
     F_SUIT_CLASS,
     F_TRUMP,
     F_WINNER,
-    F_WINNERS,
     M_HAND,
     M_TAKEN,
     V_BANK_POINTS,
-    V_LAST_BANK_POINTS,
-    V_LAST_BONUS,
-    V_PENALTY,
     V_TOTAL,
     field,
     new_state,
@@ -62,38 +54,6 @@ def apply_row(s, b, cfg, a):
 def beats_row(s, b, cfg, x, t, seat):
     """Does card ``x`` played by ``seat`` beat top card ``t`` (for the rules helper)?"""
     return _has(_beat_set(s, b, cfg, seat, t), x)
-
-
-# --- Python-side helpers -----------------------------------------------------------------------
-def result(s: PackedState, b: int, config: Config) -> dict:
-    """JSON-able result of the finished episode in row ``b``."""
-    P = config.num_players
-    w = int(s.f[b, F_WINNER])
-    return {
-        "winner": None if w < 0 else w,
-        "winners": [p for p in range(P) if s.f[b, F_WINNERS + p]],
-        "totals": s.v[b, V_TOTAL : V_TOTAL + P].tolist(),
-        "hands": int(s.f[b, F_DEAL_NO]) + 1,
-    }
-
-
-def deal_extras(s: PackedState, b: int, config: Config) -> dict:
-    """Record fields of a finished hand: bank points, bonuses, penalties, finishing positions,
-    how it ended, and the totals after it."""
-    P = config.num_players
-    return {
-        "bank_points": s.v[b, V_LAST_BANK_POINTS : V_LAST_BANK_POINTS + P].tolist(),
-        "bonus": s.v[b, V_LAST_BONUS : V_LAST_BONUS + P].tolist(),
-        "penalty": s.v[b, V_PENALTY : V_PENALTY + P].tolist(),
-        "out": s.f[b, F_LAST_OUT : F_LAST_OUT + P].tolist(),
-        "ended_by": "deadlock" if s.f[b, F_ENDED_BY] else "going out",
-        "totals": s.v[b, V_TOTAL : V_TOTAL + P].tolist(),
-    }
-
-
-def deck_strings(s: PackedState, b: int) -> list[str]:
-    """The current hand's deck order (hands from the dealer's left, centre card, stock)."""
-    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
 
 
 def _trump_state(s, config: Config, trumps, seat: int) -> None:
@@ -264,11 +224,9 @@ class Table:
 
     def act(self, *names: str) -> Table:
         """Apply actions by name, in order; ``ValueError`` on an illegal one."""
-        from ...core.vector import _normalise
-
-        table = {_normalise(n): i for i, n in enumerate(ACTION_NAMES)}
+        table = {normalise_action(n): i for i, n in enumerate(ACTION_NAMES)}
         for name in names:
-            a = table.get(_normalise(name))
+            a = table.get(normalise_action(name))
             if a is None or not apply_row(self.state, 0, self.cfg, a):
                 raise ValueError(f"action {name!r} is not legal now; legal: {sorted(self.legal())}")
         return self

@@ -1,20 +1,14 @@
-"""Two-handed Piquet's Python-side helpers: the episode's ``result``, Auction Piquet's deal extras,
-``deck_strings``, the public rules helpers ``declarations`` (``docs/games/piquet.md`` 2.3, 2.5,
-2.6) and ``partie_result`` (2.10), and ``spec_doc`` (the ids' docstring tables).
-"""
+"""Two-handed Piquet's rules answered in Python for cards given as strings: ``declarations``
+(``docs/games/piquet.md`` 2.3, 2.5, 2.6) and ``partie_result`` (2.10)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...core.cards import format_cards
-from ...core.game import EPISODE_GAME, layout_table
 from .cards import _holds_face_card
-from .config import C_AU_CENT_PARTIE, C_EPISODE, C_GAME, GAME_AU_CENT, GAME_AUCTION, Config
+from .config import Config
 from .constants import (
-    ACTION_BID,
-    ACTION_NAMES,
-    ACTION_TABLE,
     BONUS_REPIQUE,
     CARTE_BLANCHE,
     CAT_POINT,
@@ -22,8 +16,6 @@ from .constants import (
     CAT_SETS,
     DECK,
     HAND,
-    NUM_ACTIONS,
-    NUM_CARDS,
     OUTCOME_EQUAL,
     OUTCOME_NONE,
 )
@@ -32,57 +24,14 @@ from .layout import (
     F_BONUS,
     F_CB,
     F_CB_CLAIM,
-    F_DEAL_NO,
     F_DEALER,
-    F_DECK,
     F_DECL_WIN,
-    F_GAMES,
-    F_GAMES_WON,
-    F_LAST_CONTRACT,
-    F_REDEALS,
-    F_WINNER,
     M_HAND,
-    OBS_LAYOUT,
     V_DEAL_SCORE,
     V_DECL_PTS,
-    V_RESULT_POINTS,
-    V_TOTAL,
-    State,
     new_state,
 )
 from .score import partie_points
-
-
-def result(s: State, b: int, config: Config) -> dict:
-    """JSON-able result of the finished episode in row ``b`` (an au cent partie adds the games
-    won per seat and the games played; its ``totals`` are the last game's)."""
-    w = int(s.f[b, F_WINNER])
-    cfg = config.to_array()
-    out = {
-        "winner": None if w < 0 else w,
-        "points": int(s.v[b, V_RESULT_POINTS]),
-        "totals": s.v[b, V_TOTAL : V_TOTAL + 2].tolist(),
-        "deals": int(s.f[b, F_DEAL_NO]) + 1 - int(s.f[b, F_REDEALS]),
-    }
-    if cfg[C_GAME] == GAME_AUCTION:
-        out["redeals"] = int(s.f[b, F_REDEALS])
-    if cfg[C_GAME] == GAME_AU_CENT and cfg[C_AU_CENT_PARTIE] and cfg[C_EPISODE] == EPISODE_GAME:
-        out["games_won"] = s.f[b, F_GAMES_WON : F_GAMES_WON + 2].tolist()
-        out["games"] = int(s.f[b, F_GAMES])
-    return out
-
-
-def auction_deal_extras(s: State, b: int, config) -> dict:
-    """Auction Piquet: the finished deal's contract (``None`` for a redeal)."""
-    k, decl, dbl = (int(x) for x in s.f[b, F_LAST_CONTRACT : F_LAST_CONTRACT + 3])
-    if k < 0:
-        return {"contract": None}
-    return {"contract": ACTION_NAMES[ACTION_BID + k][4:], "declarer": decl, "doubled": dbl}
-
-
-def deck_strings(s: State, b: int) -> list[str]:
-    """The current deal's deck order (elder 12, younger 12, talon from the top)."""
-    return format_cards(s.f[b, F_DECK : F_DECK + NUM_CARDS]).split()
 
 
 def _hand_mask(cards, who: str) -> int:
@@ -163,14 +112,3 @@ def partie_result(score_a: int, score_b: int, rubicon: int = 100) -> dict:
             raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
     w, pts = partie_points(int(score_a), int(score_b), int(rubicon))
     return {"winner": None if w < 0 else int(w), "points": int(pts)}
-
-
-def spec_doc(doc: str, config_cls) -> str:
-    """Fill a two-handed id's docstring: its config table, the shared action and observation
-    tables."""
-    return (
-        doc.replace("{obs_table}", layout_table(OBS_LAYOUT))
-        .replace("{config_table}", config_cls.describe())
-        .replace("{action_table}", ACTION_TABLE)
-        .replace("{num_actions}", str(NUM_ACTIONS))
-    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import re
 
-from .core.render import RED, RESET, SUIT_SYMBOL
+from ..core.text import RED, RESET, SUIT_SYMBOL
 
 CARD = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
 STOP = "stop"  # the action that ends a choice of several cards early

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...core.cards import SUITS
-from ...core.render import bold, card_text, mask_text
 from ...core.state import PackedState
+from ...core.text import bold, card_text, mask_text
 from .config import Config
 from .constants import PHASE_NAMES, PHASE_OVER, WIN_NAMES
 from .layout import field

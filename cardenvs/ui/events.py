@@ -46,9 +46,11 @@ points and extras, the game's result and config (the hand limit). Without it, a 
 found by its title changing (or the game ending) and its points are the change in the seats'
 scores where those are numbers. The winner of a trick is the scene's ``last_trick``; the last
 trick of a deal that is followed by another is gone from the next scene, so its winner comes from
-the game's trick rule: the highest card of the suit led (the Piquet games), Esel's public rules
-helper (``cardenvs.games.esel.tools.trick_winner``, with the trumps the scene shows). A seat
-named ``viewer`` is called "you" (``you=False``: by its name).
+the game's trick rule (``GameDef.trick_rule``: the highest card of the suit led in the Piquet
+games, Esel's public rules helper with the trumps the scene shows). What else the sentences need
+to know of a game comes from its ``GameDef`` too (the scene's id, ``cardenvs.registry``): its
+``family`` (the Piquet ids tell declarations and points) and its ``hand_limit``. A seat named
+``viewer`` is called "you" (``you=False``: by its name).
 """
 
 from __future__ import annotations
@@ -56,28 +58,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .cards import RANKS
-from .messages import brief
-from .scene import SCENE_KEYS, face_up
+from ..core.checks import brief
+from ..core.scene import SCENE_KEYS, face_up
+from ..registry import lookup
 
-#: the engine family of each id (the sentences some actions and endings need)
-FAMILY = {
-    "piquet-v0": "piquet",
-    "piquet_au_cent-v0": "piquet",
-    "auction_piquet-v0": "piquet",
-    "piquet_normand-v0": "piquet",
-    "partnership_piquet-v0": "piquet",
-    "esel-v0": "esel",
-    "banque-v0": "banque",
-    "four_aces-v0": "four_aces",
-}
-#: the hand limit of the ids that have one: (config option, the result's count, its unit)
-CAPS = {
-    "esel-v0": ("max_hands", "hands", "hands"),
-    "banque-v0": ("max_hands", "hands", "hands"),
-    "four_aces-v0": ("max_rounds", "rounds", "rounds"),
-    "piquet_au_cent-v0": ("max_deals", "deals", "deals"),
-}
 #: the kinds of sentence ``tagged_events`` tells, in the order they come in one step: the action
 #: itself (a draw action's card drawn too), other cards drawn (the talon taken), cards shown, a
 #: trick's winner, a bank taken (Banque), a seat going out (Banque), declarations scored, a
@@ -95,7 +79,6 @@ KINDS = (
     "result",
 )
 SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SYMBOL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _DECLARATION = re.compile(r"^(Point|Sequence|Sets|Carte blanche|Contract|Redeals)\b")
 _NUMBER = re.compile(r"-?\d+")
 
@@ -215,45 +198,23 @@ def _line(seat: dict, prefix: str):
     return None
 
 
+def _game(env_id):
+    """The ``GameDef`` of the scenes' id, None for an id the registry does not know."""
+    try:
+        return lookup(env_id)[0]
+    except ValueError:
+        return None
+
+
 def trick_winner_by_rule(game: str, before: dict, cards: list, record=None):
-    """The seat that takes a complete trick, by the game's rule (see the module docstring):
-    ``cards`` in play order (``{"seat", "card"}``), ``before`` the scene that shows the trumps
-    (Esel). None for a game without a trick rule here."""
-    family = FAMILY.get(game)
-    if family == "piquet":
-        led = cards[0]["card"][-1]
-        best = max(
-            (c for c in cards if c["card"][-1] == led), key=lambda c: RANKS.index(c["card"][:-1])
-        )
-        return best["seat"]
-    if family == "esel":
-        return _esel_winner(before, cards, record)
-    return None
-
-
-def _esel_winner(before, cards, record):
-    from ..games.esel.tools import trick_winner
-
-    config = dict((record or {}).get("config", {}))
-    head = before["info"][0] if before["info"] else ""
-    option = 1 if head.startswith("Own") else 2 if head.startswith("No trumps") else None
-    if head.startswith("Trumps: ♠ senior"):
-        option = 5
-    kw = {}
-    if option == 1:
-        own = {}
-        for s in before["seats"]:
-            t = next((x.split()[1] for x in s["lines"] if x.startswith("trump ")), None)
-            own[s["seat"]] = SYMBOL_SUIT.get(t)
-        kw["trumps"] = [own.get(c["seat"]) for c in cards]
-    elif option is None:  # options 3 and 4: "Trumps: ♥ ♠"
-        suits = "".join(SYMBOL_SUIT[x] for x in head.split(":", 1)[-1].split() if x in SYMBOL_SUIT)
-        option = 3 if len(suits) == 1 else 4
-        kw["trumps"] = suits
-    for key in ("trump_option", "common_trumps", "num_players"):
-        config.pop(key, None)
-    i = trick_winner([c["card"] for c in cards], trump_option=option, **kw, **config)
-    return cards[i]["seat"]
+    """The seat that takes a complete trick of the id ``game``, by its rule (``GameDef.
+    trick_rule``; see the module docstring): ``cards`` in play order (``{"seat", "card"}``),
+    ``before`` the scene that shows the trumps (Esel), ``record`` the game's (its config). None
+    for a game without a trick rule."""
+    definition = _game(game)
+    if definition is None or definition.trick_rule is None:
+        return None
+    return definition.trick_rule(before, cards, dict((record or {}).get("config", {})))
 
 
 class _Step:
@@ -266,7 +227,8 @@ class _Step:
         self.viewer = viewer
         self.me = viewer if you else None
         self.record = record
-        self.family = FAMILY.get(after["game"])
+        self.game = _game(after["game"])  # its GameDef (None: an id the registry does not know)
+        self.family = None if self.game is None else self.game.family
         self.seen = set(face_up(before)) | set(face_up(after))
         self.ended = self._ended()
         self.drawn: set[int] = set()  # the seats that drew cards in the step
@@ -481,7 +443,7 @@ class _Step:
     def trick(self) -> None:
         """The winner of a trick that the action completed."""
         w = self.words
-        if w[0] != "play" or self.family not in ("piquet", "esel", None) or len(w) != 2:
+        if w[0] != "play" or len(w) != 2 or (self.game and self.game.trick_rule is None):
             return
         played = {"seat": self.actor, "card": w[1]}
         if self.ended is None and self.a["trick"] and self.a["trick"][-1] == played:
@@ -612,14 +574,13 @@ class _Step:
         else:
             text = "game over: drawn, nobody wins"
         self.add(text)
-        cap = CAPS.get(self.a["game"])
+        cap = None if self.game is None else self.game.hand_limit
         config = rec.get("config", {})
-        if cap and config.get("episode") != "deal" and not config.get("au_cent_partie"):
-            key, count_key, unit = cap
-            limit, count = config.get(key), res.get(count_key)
+        if cap and config.get("episode") != "deal" and not (cap.unless and config.get(cap.unless)):
+            limit, count = config.get(cap.option), res.get(cap.count)
             if limit is not None and count == limit:
-                unit = unit[:-1] if limit == 1 else unit
-                self.add(f"the game stops at its limit of {limit} {unit} ({key}={limit})")
+                unit = cap.count[:-1] if limit == 1 else cap.count
+                self.add(f"the game stops at its limit of {limit} {unit} ({cap.option}={limit})")
 
 
 def action_is_draw(words) -> bool:
