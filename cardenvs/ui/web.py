@@ -61,7 +61,7 @@ The HTTP interface (JSON):
   message}`` saying what was wrong and what is allowed;
 - ``POST /act`` with ``{"cards": [card, ...], "step": n}``: a choice of several cards (the
   state's ``"choice"``: ``{"verb": "discard", "cards", "min", "max"}`` during Piquet's exchange,
-  else null; ``cardenvs.card_sets.card_choice``), the cards in any order: the whole set is checked
+  else null; ``cardenvs.ui.card_sets.card_choice``), the cards in any order: the whole set is checked
   (409 saying why: a card not in hand, too many, too few), then played in the engine's order
   (``discard`` by card index, then ``stop`` when fewer than the maximum);
 - ``POST /new``: the next game (the same seat and opponent); an unfinished game is saved first.
@@ -313,7 +313,7 @@ class Game:
     def act_cards(self, cards, step=None) -> None:
         """Play the human's choice of several cards (``cards``: card strings in any order, the
         ``"choice"`` of the state: Piquet's discards) in the engine's order
-        (``cardenvs.card_sets.card_plan``), then the opponents' replies; ``WebError`` saying what
+        (``cardenvs.ui.card_sets.card_plan``), then the opponents' replies; ``WebError`` saying what
         is wrong with the set (nothing is played then)."""
         with self.lock:
             self._check_current(step)
