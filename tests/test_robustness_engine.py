@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import aec_action, assert_aec_play_alike, assert_engines_play_alike, play_to_end
 
 import cardenvs
 from cardenvs.core.rng import MAX_SEED
@@ -41,64 +42,6 @@ def run_python(code: str, **env_extra) -> subprocess.CompletedProcess:
         cwd=ROOT,
         timeout=900,
     )
-
-
-# --- playing two engines or two AEC envs side by side -------------------------------------------
-def assert_engines_play_alike(a, b, steps: int = 300, seed: int = 0) -> None:
-    """Step ``a`` and ``b`` with the same actions (random legal ones of ``a``); every output
-    and the final state must be equal, and so must the next ``reset()`` without a seed."""
-    pick = RandomLegal(seed)
-    for _ in range(steps):
-        actions = pick(a.action_mask).copy()
-        out_a, out_b = a.step(actions), b.step(actions)
-        for x, y in zip(out_a[:5], out_b[:5], strict=True):
-            assert np.array_equal(x, y)
-        assert np.array_equal(out_a[5]["current_player"], out_b[5]["current_player"])
-        assert np.array_equal(a.current_player, b.current_player)
-    for x, y in zip(a.state, b.state, strict=True):
-        assert np.array_equal(x, y)
-    for x, y in zip(a.reset(), b.reset(), strict=True):
-        if isinstance(x, dict):
-            x, y = x["current_player"], y["current_player"]
-        assert np.array_equal(x, y)
-
-
-def aec_action(env, rng: np.random.Generator):
-    """A random legal action of the agent to act (``None`` for a dead step)."""
-    agent = env.agent_selection
-    if env.terminations[agent] or env.truncations[agent]:
-        return None
-    return int(rng.choice(env.unwrapped.legal_actions()))
-
-
-def assert_aec_play_alike(a, b, seed: int = 0, max_steps: int = 100_000) -> None:
-    """Step AEC envs ``a`` and ``b`` with the same actions to the end of the game: the agent to
-    act, its observation, ``last()`` and (every 10th step) every agent's observation must agree,
-    and so must the finished record, which must replay."""
-    rng = np.random.default_rng(seed)
-    for i in range(max_steps):
-        if not a.agents:
-            break
-        assert a.agent_selection == b.agent_selection
-        for agent in a.possible_agents if i % 10 == 0 else [a.agent_selection]:
-            oa, ob = a.observe(agent), b.observe(agent)
-            assert np.array_equal(oa["observation"], ob["observation"]), agent
-            assert np.array_equal(oa["action_mask"], ob["action_mask"]), agent
-        la, lb = a.last(), b.last()
-        assert la[1:4] == lb[1:4]
-        action = aec_action(a, rng)
-        a.step(action)
-        b.step(action)
-    assert not a.agents and not b.agents
-    assert a.rewards == b.rewards
-    assert a.unwrapped.record() == b.unwrapped.record()
-    record = b.unwrapped.record()
-    assert cardenvs.replay(record) == record
-
-
-def play_to_end(env, rng: np.random.Generator) -> None:
-    while env.agents:
-        env.step(aec_action(env, rng))
 
 
 # --- item 2: deep copies ----------------------------------------------------------------------
