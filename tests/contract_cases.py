@@ -198,7 +198,12 @@ VECTOR_CASES = [
         ("piquet_au_cent-v0", {"episode": "deal", "younger_min_exchange": 1}, 3, 40),
         (
             "piquet_au_cent-v0",
-            {"carte_blanche_auto": False, "target": 60, "double_below": 0},
+            {
+                "carte_blanche_auto": False,
+                "target": 60,
+                "double_below": 0,
+                "elder_calls_in_full": False,
+            },
             3,
             40,
         ),

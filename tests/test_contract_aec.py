@@ -114,8 +114,9 @@ def test_contract__registry_default_seats_and_unknown_ids(env_id):
     assert deal.unwrapped.config.episode == "deal"
     unknown = env_id.replace("-v0", "-v9")
     for make in (cardenvs.make, cardenvs.make_vector, cardenvs.game_info):
-        with pytest.raises(ValueError, match=unknown):
+        with pytest.raises(ValueError, match=unknown) as e:
             make(unknown)
+        assert all(repr(i) in str(e.value) for i in IDS)  # the error lists the ids
 
 
 # --- spaces, masks and rewards over a whole random game ------------------------------------------
@@ -157,6 +158,9 @@ def test_contract__random_game_masks_spaces_and_rewards(env_id, config):
                 assert not o["action_mask"].any(), f"{a} may act out of turn"
         env.step(int(rng.choice(legal)))
     assert final is not None and not env.agents, "the game did not end"
+    for action in (None, 0):
+        with pytest.raises(ValueError):
+            env.step(action)  # the game is over
     assert set(final) == set(env.possible_agents) and live > 0
     assert abs(sum(final.values())) < 1e-4, f"not zero-sum: {final}"
     for side in partners:
@@ -178,7 +182,17 @@ def test_contract__action_names_round_trip_in_any_spelling(env_id):
     for a, name in enumerate(names):
         assert core.action_id(name) == a
         assert vec.action_name(a) == name and vec.action_id(name) == a
-        for variant in {name.upper(), name.lower(), f"  {name} ", name.replace("10", "T")}:
+        variants = {
+            name.upper(),
+            name.lower(),
+            name.swapcase(),
+            name[:1].upper() + name[1:],  # "Play QS"
+            name[:-1] + name[-1].lower(),  # "play Qs"
+            f"  {name} ",
+            name.replace("10", "T"),
+            name.replace("10", "T").lower(),  # "discard th"
+        }
+        for variant in variants:
             assert core.action_id(variant) == a, variant
             assert core.action_name(core.action_id(variant)) == name
 
@@ -556,7 +570,7 @@ def test_contract__replay_detects_tampering(env_id):
         res[key][0] = res[key][0] + 1 if isinstance(res[key][0], int) else 7
 
     refused(points, "points")
-    refused(deck, "deal 1")
+    refused(deck, "deal 1: deck")
     refused(dealer, "deal 0")
     refused(result, "result")
     for change in (

@@ -249,13 +249,13 @@ def test_contract__a_refused_reset_changes_nothing(env_id):
 
 
 # --- bad actions and arguments -------------------------------------------------------------------
-@pytest.mark.parametrize("env_id", ID_PARAMS)
-def test_contract__out_of_range_actions_name_the_row_and_the_action(env_id):
+@pytest.mark.parametrize(("env_id", "config"), SEAT_CASES)
+def test_contract__out_of_range_actions_name_the_row_and_the_action(env_id, config):
     n = cardenvs.game_info(env_id).num_actions
     for row, action in ((0, n), (2, 999), (1, -1)):
-        check_out_of_range_action(env_id, row, action)
+        check_out_of_range_action(env_id, row, action, **config)
     for validate in (True, False):
-        vec = cardenvs.make_vector(env_id, num_envs=2, seed=0, validate=validate)
+        vec = cardenvs.make_vector(env_id, num_envs=2, seed=0, validate=validate, **config)
         _, mask, _ = vec.reset()
         actions = choose(mask, np.random.default_rng(0))
         actions[1] = n
