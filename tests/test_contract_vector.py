@@ -446,6 +446,8 @@ def test_contract__engine_deep_copies_and_pickles_play_on_as_the_original(env_id
     """A deep copy mid-game plays the same games and is independent of the original; a pickle
     before reset and mid-game plays on as the original; a shallow copy is refused."""
     venv = cardenvs.make_vector(env_id, num_envs=3, seed=21)
+    with pytest.raises(TypeError, match="deepcopy"):
+        copy.copy(venv)
     fresh = pickle.loads(pickle.dumps(venv))  # before reset: a seed, no state yet
     for x, y in zip(venv.reset(), fresh.reset(), strict=True):
         if isinstance(x, dict):
