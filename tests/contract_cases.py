@@ -139,6 +139,26 @@ MAIN_CONFIGS: dict[str, list[dict]] = {
 }
 MAIN_CASES = cases(MAIN_CONFIGS)
 
+# PettingZoo's seed_test (two envs of a seed play alike) on the main configs of every id but the
+# variants' last ones (their own switches: test_golden.py plays the same seed alike too).
+SEED_CONFIGS = {
+    env_id: configs[: {"piquet_au_cent-v0": 3, "auction_piquet-v0": 3}.get(env_id, len(configs))]
+    for env_id, configs in MAIN_CONFIGS.items()
+}
+SEED_CONFIGS["piquet_au_cent-v0"] = SEED_CONFIGS["piquet_au_cent-v0"] + [{"allow_sinking": True}]
+SEED_CONFIGS["piquet_normand-v0"] = MAIN_CONFIGS["piquet_normand-v0"][:2]
+SEED_CONFIGS["partnership_piquet-v0"] = MAIN_CONFIGS["partnership_piquet-v0"][:2]
+SEED_CASES = cases(SEED_CONFIGS)
+# One whole AEC game with the contract's checks at every step: every config of the variants
+# without hypothesis properties of their own AEC env, one per seat count of the others (whose
+# test modules check masks and rewards over random configs).
+RANDOM_GAME_CONFIGS = {
+    env_id: configs
+    for env_id, configs in MAIN_CONFIGS.items()
+    if env_id
+    in ("piquet_au_cent-v0", "auction_piquet-v0", "piquet_normand-v0", "partnership_piquet-v0")
+}
+
 # PettingZoo's api_test plays num_agents * cycles steps at most (a whole game of every config).
 API_CYCLES = {"piquet-v0": 1000, "piquet_au_cent-v0": 400}
 SEED_CYCLES = {"piquet_au_cent-v0": 200, "auction_piquet-v0": 150}
@@ -155,6 +175,21 @@ SEAT_CONFIGS: dict[str, list[dict]] = {
     "partnership_piquet-v0": [{}],
 }
 SEAT_CASES = cases(SEAT_CONFIGS)
+# Short games (a few deals) of every id, where a test plays whole games to look at their deals.
+SHORT_GAME = {
+    "esel-v0": {"max_hands": 3},
+    "banque-v0": {"target_score": 60, "max_hands": 3},
+    "four_aces-v0": {"max_rounds": 2},
+}
+RANDOM_GAME_CASES = cases(
+    {
+        env_id: RANDOM_GAME_CONFIGS.get(
+            env_id, [c | SHORT_GAME.get(env_id, {}) for c in SEAT_CONFIGS[env_id]]
+        )
+        + ([{"allow_sinking": True}, {"episode": "deal"}] if env_id == "piquet-v0" else [])
+        for env_id in MAIN_CONFIGS
+    }
+)
 DEFAULT_SEATS = {
     "piquet-v0": 2,
     "piquet_au_cent-v0": 2,
