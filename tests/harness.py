@@ -25,8 +25,13 @@ def seat_of(env) -> int:
 
 
 def bits(m: int) -> list[int]:
-    """Card ids of a uint64 card mask."""
-    return [c for c in range(64) if (m >> c) & 1]
+    """Card ids of a uint64 card mask, in increasing order."""
+    m, out = int(m), []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
 
 
 def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
