@@ -386,8 +386,10 @@ def test_contract__reset_options_must_be_a_dict_and_unknown_ones_are_named(env_i
         if "deck" in options:
             assert env.unwrapped.record()["deals"][0]["deck"] == deck
         assert env.agents == env.possible_agents
-        with pytest.raises(ValueError, match="unknown reset option"):
+        unknown = next(k for k in options if k not in ("deck", "dealer"))
+        with pytest.raises(ValueError, match="unknown reset option") as e:
             vec.reset(seed=0, options=options)
+        assert repr(unknown) in str(e.value)
 
 
 @pytest.mark.parametrize(("env_id", "config"), SEAT_CASES)
