@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import cardenvs
+from cardenvs.core.vector import RandomLegal
 
 
 def act(env, core, *names):
@@ -24,8 +25,13 @@ def seat_of(env) -> int:
 
 
 def bits(m: int) -> list[int]:
-    """Card ids of a uint64 card mask."""
-    return [c for c in range(64) if (m >> c) & 1]
+    """Card ids of a uint64 card mask, in increasing order."""
+    m, out = int(m), []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
 
 
 def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -78,6 +84,34 @@ def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
         )
 
 
+def differing_fields(layout, a, row_a: int, b, row_b: int, skip=()) -> list[str]:
+    """The state fields (``layout``'s names) of row ``row_a`` of state ``a`` that differ from
+    row ``row_b`` of state ``b``, but for the fields in ``skip``."""
+    return [
+        name
+        for name in layout.slots
+        if name not in skip
+        and not np.array_equal(layout.field(a, name)[row_a], layout.field(b, name)[row_b])
+    ]
+
+
+def assert_row_is_fresh(env, vec, b, obs_row, mask_row, scratch=()) -> None:
+    """Row ``b`` of ``vec`` is the game of ``env``, a brand-new AEC env (fresh memory): the same
+    seat to act, observation, mask, every seat's view and every state field but the ``scratch``
+    ones (working fields a game overwrites before it reads them, left over from the last game)."""
+    agent = env.agent_selection
+    assert agent == f"player_{int(vec.current_player[b])}", f"row {b}: {agent}"
+    o = env.observe(agent)
+    assert np.array_equal(o["observation"], obs_row), f"row {b}: observations differ"
+    assert np.array_equal(o["action_mask"], mask_row), f"row {b}: masks differ"
+    for seat in range(vec.num_seats):
+        ref = env.observe(f"player_{seat}")["observation"]
+        assert np.array_equal(vec.observe(seat)[b], ref), f"row {b}, seat {seat}"
+    own = env.unwrapped._engine.state
+    stale = differing_fields(vec.game.layout, vec.state, b, own, 0, scratch)
+    assert not stale, f"row {b}: fields left over from the last game: {stale}"
+
+
 def walk(env, rng, steps: int) -> bool:
     """Random legal play for up to ``steps`` actions; False if the game ended."""
     for _ in range(steps):
@@ -119,11 +153,17 @@ def play_out_with(agent, env) -> None:
 
 
 def check_vector_rows_equal_aec(
-    env_id: str, config: dict, n: int = 4, seed: int = 100, max_steps: int = 20_000, every: int = 7
+    env_id: str,
+    config: dict,
+    n: int = 4,
+    seed: int = 100,
+    max_steps: int = 20_000,
+    every: int = 7,
+    zero_sum_tol: float = 1e-4,
 ) -> None:
     """Play ``n`` rows of the batched engine and their twin AEC envs with the same random legal
     actions to the end: the same seat to act, observation, mask and state at every step, the
-    same rewards at the end, and every seat's view equal every ``every`` steps."""
+    same zero-sum rewards at the end, and every seat's view equal every ``every`` steps."""
     vec = cardenvs.make_vector(
         env_id, num_envs=n, seed=seed, autoreset=False, validate=False, **config
     )
@@ -149,6 +189,7 @@ def check_vector_rows_equal_aec(
             if all(env.terminations.values()):
                 assert terminated[b], f"row {b} should have ended"
                 assert rewards[b].tolist() == [env.rewards[f"player_{p}"] for p in range(P)]
+                assert abs(rewards[b].sum()) <= zero_sum_tol, f"row {b}: not zero-sum: {rewards[b]}"
                 assert mask[b].sum() == 0
                 done[b] = True
             else:
@@ -169,16 +210,19 @@ def check_vector_rows_equal_aec(
 def check_autoreset(
     env_id: str,
     config: dict,
-    fresh_row,
+    fresh_row=None,
     n: int = 3,
     seed: int = 60,
     max_steps: int = 5000,
-    zero_sum_tol: float | None = None,
+    zero_sum_tol: float | None = 1e-4,
+    scratch=(),
 ) -> None:
     """With autoreset, a finished row reports its rewards and ``terminated`` once, then starts
-    the next episode of its seed at once (like its twin AEC env reset without a seed), until
-    every row has finished two episodes. ``fresh_row(vec, b)`` checks the restarted row's
-    game-specific fields; ``zero_sum_tol`` checks the final rewards sum to 0."""
+    the next episode of its seed at once (like its twin AEC env reset without a seed, and like
+    a brand-new AEC env reset to that episode: no field of the old game is left over), until
+    every row has finished two episodes (``assert_row_is_fresh``, but for the ``scratch``
+    fields). ``fresh_row(vec, b)`` checks more of the restarted row; ``zero_sum_tol`` checks the
+    final rewards sum to 0."""
     vec = cardenvs.make_vector(env_id, num_envs=n, seed=seed, **config)
     P = vec.num_seats
     obs, mask, info = vec.reset()
@@ -196,13 +240,17 @@ def check_autoreset(
             if ended:
                 assert rewards[b].tolist() == [env.rewards[f"player_{p}"] for p in range(P)]
                 if zero_sum_tol is not None:
-                    assert abs(rewards[b].sum()) < zero_sum_tol
+                    assert abs(rewards[b].sum()) <= zero_sum_tol, rewards[b]
                 assert mask[b].sum() > 0  # the next episode has started
                 episodes[b] += 1
                 old_deck = env.unwrapped.record()["deals"][0]["deck"]
                 env.reset()  # the next episode of the same seed
                 assert env.unwrapped.record()["deals"][0]["deck"] != old_deck
-                fresh_row(vec, b)
+                new = cardenvs.make(env_id, **config)
+                new.reset(seed=seed + b, options={"episode": int(episodes[b])})
+                assert_row_is_fresh(new, vec, b, obs[b], mask[b], scratch)
+                if fresh_row is not None:
+                    fresh_row(vec, b)
             else:
                 assert rewards[b].tolist() == [0.0] * P
             assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
@@ -252,3 +300,70 @@ def random_model(path, env_id: str, hidden=(16,), seed: int = 0, **header):
             arrays[f"{prefix}.{k}.bias"] = rng.normal(0, 1, sizes[k + 1])
     NumpyPolicy(head, arrays).save(path)
     return path
+
+
+def aec_action(env, rng: np.random.Generator):
+    """A random legal action of the agent to act (``None`` for a dead step)."""
+    agent = env.agent_selection
+    if env.terminations[agent] or env.truncations[agent]:
+        return None
+    return int(rng.choice(env.unwrapped.legal_actions()))
+
+
+def play_to_end(env, rng: np.random.Generator) -> None:
+    """Random legal actions until every agent has stepped out."""
+    while env.agents:
+        env.step(aec_action(env, rng))
+
+
+def random_record(env_id: str, seed: int, options=None, **config) -> dict:
+    """The record of one game of ``env_id`` played with random legal actions from
+    ``default_rng(seed)``, the env reset with ``seed`` (and ``options``)."""
+    env = cardenvs.make(env_id, **config)
+    env.reset(seed=seed, options=options)
+    play_to_end(env, np.random.default_rng(seed))
+    return env.unwrapped.record()
+
+
+def assert_engines_play_alike(a, b, steps: int = 300, seed: int = 0) -> None:
+    """Step ``a`` and ``b`` with the same actions (random legal ones of ``a``); every output
+    and the final state must be equal, and so must the next ``reset()`` without a seed."""
+    pick = RandomLegal(seed)
+    for _ in range(steps):
+        actions = pick(a.action_mask).copy()
+        out_a, out_b = a.step(actions), b.step(actions)
+        for x, y in zip(out_a[:5], out_b[:5], strict=True):
+            assert np.array_equal(x, y)
+        assert np.array_equal(out_a[5]["current_player"], out_b[5]["current_player"])
+        assert np.array_equal(a.current_player, b.current_player)
+    for x, y in zip(a.state, b.state, strict=True):
+        assert np.array_equal(x, y)
+    for x, y in zip(a.reset(), b.reset(), strict=True):
+        if isinstance(x, dict):
+            x, y = x["current_player"], y["current_player"]
+        assert np.array_equal(x, y)
+
+
+def assert_aec_play_alike(a, b, seed: int = 0, max_steps: int = 100_000) -> None:
+    """Step AEC envs ``a`` and ``b`` with the same actions to the end of the game: the agent to
+    act, its observation, ``last()`` and (every 10th step) every agent's observation must agree,
+    and so must the finished record, which must replay."""
+    rng = np.random.default_rng(seed)
+    for i in range(max_steps):
+        if not a.agents:
+            break
+        assert a.agent_selection == b.agent_selection
+        for agent in a.possible_agents if i % 10 == 0 else [a.agent_selection]:
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert np.array_equal(oa["observation"], ob["observation"]), agent
+            assert np.array_equal(oa["action_mask"], ob["action_mask"]), agent
+        la, lb = a.last(), b.last()
+        assert la[1:4] == lb[1:4]
+        action = aec_action(a, rng)
+        a.step(action)
+        b.step(action)
+    assert not a.agents and not b.agents
+    assert a.rewards == b.rewards
+    assert a.unwrapped.record() == b.unwrapped.record()
+    record = b.unwrapped.record()
+    assert cardenvs.replay(record) == record

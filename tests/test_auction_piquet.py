@@ -1,6 +1,8 @@
 """Auction Piquet (``auction_piquet-v0``, spec 3.2): the bidding, redeals, trick and contract
 scoring, the contract's pique/repique thresholds, the readings of "cannot klappen", the Cavendish
-deal under five contracts with hand-checked scores, and the environment layers of docs/testing.md.
+deal under five contracts with hand-checked scores, and the environment checks beyond the
+contract suite (``test_contract_aec.py``, ``test_contract_vector.py``: api/seed tests, registry,
+vector == AEC, autoreset, bad actions, records and replays, on this id's configs).
 """
 
 from __future__ import annotations
@@ -11,18 +13,13 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pettingzoo
 import pytest
 from harness import (
     act,
-    check_autoreset,
-    check_out_of_range_action,
-    check_vector_rows_equal_aec,
     determinize_and_check,
     legal_names,
     walk,
 )
-from pettingzoo.test import api_test, seed_test
 from test_piquet_properties import check_cards, check_no_leak
 
 import cardenvs
@@ -329,7 +326,7 @@ def test_docstring__tables_are_generated():
         assert f"`{name}`" in doc
 
 
-# --- environment layers -------------------------------------------------------------------------
+# --- environment checks beyond the contract -----------------------------------------------------
 CONFIGS = [
     {},
     {"reward": "score", "auction_last_trick_extra": True},
@@ -340,20 +337,7 @@ CONFIGS = [
 CONFIG_IDS = ["default"] + ["-".join(f"{k}={v}" for k, v in c.items()) for c in CONFIGS[1:]]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_aec__pettingzoo_api_test(config):
-    api_test(cardenvs.make(ENV_ID, **config), num_cycles=300, verbose_progress=False)
-
-
-@pytest.mark.parametrize("config", CONFIGS[:3], ids=CONFIG_IDS[:3])
-def test_aec__pettingzoo_seed_test(config):
-    seed_test(lambda: cardenvs.make(ENV_ID, **config), num_cycles=150)
-
-
-def test_aec__registered_with_pettingzoo_and_renders():
-    env = pettingzoo.make("aec", f"cardenvs/{ENV_ID}")
-    env.reset(seed=0)
-    assert env.possible_agents == ["player_0", "player_1"]
+def test_render__shows_the_contract():
     env = cardenvs.make(ENV_ID, render_mode="ansi", illegal_action="raise")
     env.reset(seed=0, options={"deck": CAVENDISH["deck"], "dealer": 1})
     act(env, env.unwrapped, *EXCHANGE, "bid 8-", "double")
@@ -361,21 +345,10 @@ def test_aec__registered_with_pettingzoo_and_renders():
     assert "Auction Piquet" in text and "contract: 8- doubled by player_0" in text
 
 
-@pytest.mark.parametrize("config", CONFIGS[:4], ids=CONFIG_IDS[:4])
-def test_vector__rows_equal_aec(config):
-    check_vector_rows_equal_aec(ENV_ID, config, n=3, seed=42)
-
-
-def test_vector__autoreset_and_out_of_range():
-    def fresh(vec, b):
-        assert L.field(vec.state, "redeals")[b] == 0 and L.field(vec.state, "bid")[b] == -1
-
-    check_autoreset(ENV_ID, {"episode": "deal"}, fresh, n=2, seed=72, zero_sum_tol=1e-6)
-    check_out_of_range_action(ENV_ID, 2, K.NUM_ACTIONS)
-
-
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_record__random_games_replay_with_contracts(config):
+def test_record__random_games_hold_their_contracts(config):
+    """Beyond the contract's record checks (``test_contract_aec.py``, replays included, on these
+    configs): every deal's contract, redeals, zero-sum rewards, totals and the partie's deals."""
     env = cardenvs.make(ENV_ID, **config)
     env.reset(seed=21)
     rng = np.random.default_rng(21)
@@ -388,7 +361,6 @@ def test_record__random_games_replay_with_contracts(config):
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     rec = env.unwrapped.record()
-    assert rec["game"] == "auction_piquet" and cardenvs.replay(rec) == rec
     assert all("contract" in d for d in rec["deals"])
     assert sum(final.values()) == 0 and len(final) == 2
     res = rec["result"]
@@ -544,12 +516,6 @@ def test_roles__records_replay(config):
     default = cardenvs.make(ENV_ID)
     default.reset(seed=0)
     assert "declarer_becomes_elder" not in default.unwrapped.record()["config"]
-
-
-@pytest.mark.parametrize("config", SWAP_CONFIGS, ids=SWAP_IDS)
-def test_roles__vector_rows_equal_aec_and_api_test(config):
-    check_vector_rows_equal_aec(ENV_ID, config, n=3, seed=43)
-    api_test(cardenvs.make(ENV_ID, **config), num_cycles=300, verbose_progress=False)
 
 
 @pytest.mark.parametrize("config", SWAP_CONFIGS, ids=SWAP_IDS)

@@ -1,13 +1,13 @@
-"""Esel (``esel-v0``): the environment layers of docs/testing.md for a 2-4 player game.
+"""Esel (``esel-v0``): what its environment checks hold beyond the contract suite (PettingZoo
+api/seed tests, registry, vector == AEC, autoreset, bad actions, action names, reset options,
+config errors, records and replays, render: ``test_contract_aec.py``, ``test_contract_vector.py``).
 
-1. PettingZoo ``api_test`` and ``seed_test`` on several configurations, and the registry;
-2. hypothesis properties over random legal play: cards conserved, masks non-empty exactly while
-   the game runs, episodes bounded, observations inside their space, rewards zero-sum and as the
-   reward table says, no hidden-information leak (spec 2-5: played cards, the trick,
-   declarations, trumps, banks and points taken are public; each hand and the stock order are
-   private; during the trump choice nobody sees his cards);
-3. the batched engine equals the AEC env row for row; autoreset; bad actions name the row;
-4. the contract: action names, records and replays, reset options, config validation.
+1. hypothesis properties over random legal play: cards conserved, masks non-empty exactly while
+   the game runs (and as the rules say in each phase), episodes bounded, observations inside
+   their space, rewards zero-sum and as the reward table says, no hidden-information leak (spec
+   2-5: played cards, the trick, declarations, trumps, banks and points taken are public; each
+   hand and the stock order are private; during the trump choice nobody sees his cards);
+2. the action table, the deal from a fixed deck and dealer, and what a record's deals hold.
 
 State fields are reached with ``rules.field(state, name)`` (a writable view over all rows).
 Card masks are ``uint64`` with global ids ``suit * 13 + rank`` (rank 0 = two .. 12 = ace);
@@ -18,31 +18,24 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 from collections import Counter
 
 import harness
 import numpy as np
-import pettingzoo
 import pytest
 from harness import (
     bits,
-    check_autoreset,
-    check_out_of_range_action,
-    check_vector_rows_equal_aec,
     choose,
     obs_block_name,
     observe_state,
 )
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from pettingzoo.test import api_test, seed_test
 
 import cardenvs
 from cardenvs.games.esel import config as C
 from cardenvs.games.esel import constants as K
 from cardenvs.games.esel import layout as L
-from cardenvs.games.esel import record as T
 
 ENV_ID = "esel-v0"
 NUM_ACTIONS = 42
@@ -53,20 +46,6 @@ ALL36 = sum(1 << int(c) for c in ESEL_IDS)
 CARD_STRINGS = [f"{r}{s}" for s in "SHDC" for r in ("6", "7", "8", "9", "10", "J", "Q", "K", "A")]
 # card points by global rank (spec 2): 6 = -1, 8 = 16, 10 = 10, J = 1, Q = 3, K = 5, A = 12
 CARD_POINTS = {4: -1, 5: 0, 6: 16, 7: 0, 8: 10, 9: 1, 10: 3, 11: 5, 12: 12}
-
-CONFIGS = [
-    {"num_players": 2},
-    {"num_players": 3},
-    {},
-    {"num_players": 3, "trump_option": 2},
-    {"num_players": 4, "trump_option": 3},
-    {"num_players": 2, "trump_option": 4},
-    {"num_players": 4, "trump_option": 5, "must_beat": True},
-    {"num_players": 3, "trump_assignment": "random"},
-    {"num_players": 4, "episode": "deal", "reward": "score"},
-    {"num_players": 2, "episode": "deal", "must_beat": True},
-]
-CONFIG_IDS = ["-".join(f"{k}={v}" for k, v in c.items()) or "default" for c in CONFIGS]
 
 SETTINGS = settings(
     max_examples=8,
@@ -230,35 +209,6 @@ def aec_walk(env, rng, max_iter=100_000):
 
 
 # --- 1. PettingZoo conformance -----------------------------------------------------------------
-@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_esel__pettingzoo_api_test(config):
-    env = cardenvs.make(ENV_ID, **config)
-    api_test(env, num_cycles=300, verbose_progress=False)
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_esel__pettingzoo_seed_test(config):
-    seed_test(lambda: cardenvs.make(ENV_ID, **config), num_cycles=300)
-
-
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_esel__registered_with_pettingzoo(num_players):
-    assert ENV_ID in cardenvs.GAMES
-    env = pettingzoo.make("aec", f"cardenvs/{ENV_ID}", num_players=num_players)
-    assert isinstance(env.unwrapped, pettingzoo.AECEnv)
-    env.reset(seed=0)
-    agents = [f"player_{i}" for i in range(num_players)]
-    assert env.possible_agents == agents and env.agents == agents
-    assert env.agent_selection in agents
-    assert env.unwrapped.config.num_players == num_players
-    for a in agents:
-        assert env.action_space(a).n == NUM_ACTIONS
-        assert env.observation_space(a).contains(env.observe(a))
-    default = pettingzoo.make("aec", f"cardenvs/{ENV_ID}")
-    default.reset(seed=0)
-    assert len(default.possible_agents) == 4  # four players by default
-
-
 # --- 2. hypothesis properties ------------------------------------------------------------------
 @SETTINGS
 @example(seed=0, action_seed=0, config={"num_players": 4, "max_hands": 3})
@@ -777,138 +727,14 @@ def test_esel__trump_choice_hides_every_hand_even_from_its_holder():
 
 
 # --- 3. vector engine == AEC env ---------------------------------------------------------------
-@pytest.mark.parametrize(
-    "config",
-    [
-        {"num_players": 3},
-        {"num_players": 4},
-        {"num_players": 3, "trump_option": 4, "must_beat": True, "max_hands": 4},
-        {"num_players": 4, "trump_assignment": "random", "reward": "score", "max_hands": 3},
-        {"num_players": 4, "trump_option": 5, "episode": "deal", "reward": "score"},
-        {"num_players": 2, "trump_option": 3, "episode": "deal"},
-    ],
-    ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()),
-)
-def test_esel__vector_rows_equal_aec_envs(config):
-    check_vector_rows_equal_aec(ENV_ID, config, n=4, seed=100)
-
-
-@pytest.mark.parametrize(
-    "config",
-    [
-        {"num_players": 3, "episode": "deal"},
-        {"num_players": 4, "episode": "deal", "trump_option": 2},
-        {"num_players": 4, "max_hands": 2},
-    ],
-    ids=["3p-deal", "4p-deal-opt2", "4p-game"],
-)
-def test_esel__autoreset_reports_end_then_fresh_episode(config):
-    P = C.Config(**config).num_players
-
-    def fresh(vec, b):
-        assert int(L.field(vec.state, "deal_no")[b]) == 0
-        assert (L.field(vec.state, "banks")[b, :P] == K.START_BANKS).all()
-
-    check_autoreset(ENV_ID, config, fresh, n=3, seed=60, zero_sum_tol=1e-4)
-
-
-@pytest.mark.parametrize(("row", "action"), [(0, 42), (2, 999), (1, -1)])
-def test_esel__out_of_range_action_names_row_and_action(row, action):
-    check_out_of_range_action(ENV_ID, row, action, num_players=3)
-
-
-@pytest.mark.parametrize("validate", [True, False])
-def test_esel__out_of_range_action_raises_even_without_validation(validate):
-    vec = cardenvs.make_vector(ENV_ID, num_envs=2, seed=0, validate=validate)
-    _, mask, _ = vec.reset()
-    actions = choose(mask, np.random.default_rng(0))
-    actions[1] = NUM_ACTIONS
-    with pytest.raises(ValueError, match="row 1"):
-        vec.step(actions)
-
-
-@pytest.mark.parametrize("num_players", [3, 4])
-def test_esel__illegal_action_names_row_and_action_and_changes_nothing(num_players):
-    n = 3
-    vec = cardenvs.make_vector(ENV_ID, num_envs=n, seed=20, num_players=num_players)
-    _, mask, _ = vec.reset()
-    g = np.random.default_rng(1)
-    _, mask, *_ = vec.step(choose(mask, g))  # the first trump is chosen in every row
-    chosen = L.field(vec.state, "trump")[2]
-    taken = int(chosen[chosen >= 0][0])
-    bad = K.ACTION_TRUMP + taken  # a suit already taken (3.2)
-    assert mask[2, bad] == 0
-    before = [vec.observe(s).copy() for s in range(num_players)]
-    mask_before = mask.copy()
-    state_before = copy.deepcopy(vec.state)
-    for b_action in (bad, K.ACTION_GO, K.ACTION_PLAY):
-        actions = choose(mask, g)
-        actions[2] = b_action
-        with pytest.raises(ValueError) as e:
-            vec.step(actions)
-        msg = str(e.value)
-        assert "row 2" in msg and str(b_action) in msg and vec.action_name(b_action) in msg
-    # no row moved
-    assert np.array_equal(vec.action_mask, mask_before)
-    assert np.array_equal(vec.state.m, state_before.m)
-    assert np.array_equal(vec.state.f, state_before.f)
-    assert np.array_equal(vec.state.v, state_before.v)
-    for s in range(num_players):
-        assert np.array_equal(vec.observe(s), before[s])
-
-
-def test_esel__illegal_action_without_validation_leaves_row_unchanged():
-    vec = cardenvs.make_vector(ENV_ID, num_envs=2, seed=30, num_players=3, validate=False)
-    _, mask, _ = vec.reset()
-    ref = cardenvs.make_vector(ENV_ID, num_envs=1, seed=31, num_players=3)  # row 1 on its own
-    ref.reset()
-    g = np.random.default_rng(4)
-    for _ in range(12):  # into the play
-        actions = choose(mask, g)
-        _, mask, *_ = vec.step(actions)
-        ref.step(actions[1:])
-    assert int(L.field(vec.state, "phase")[1]) == K.PHASE_PLAY
-    row1 = vec.state.f[1].copy(), vec.state.m[1].copy()
-    actions = choose(mask, g)
-    actions[1] = int(np.flatnonzero(mask[1] == 0)[0])
-    _, mask, rewards, terminated, _, _ = vec.step(actions)
-    assert np.array_equal(vec.state.f[1], row1[0]) and np.array_equal(vec.state.m[1], row1[1])
-    assert rewards[1].tolist() == [0.0] * 3 and not terminated[1]
-    for _ in range(100):
-        actions = choose(mask, g)
-        obs, mask, *_ = vec.step(actions)
-        ref_obs, ref_mask, *_ = ref.step(actions[1:])
-        assert np.array_equal(obs[1], ref_obs[0]) and np.array_equal(mask[1], ref_mask[0])
-
-
 # --- 4. the contract ---------------------------------------------------------------------------
-def test_esel__action_name_id_round_trip():
-    core = cardenvs.make(ENV_ID).unwrapped
-    vec = cardenvs.make_vector(ENV_ID, 1)
-    names = [core.action_name(a) for a in range(NUM_ACTIONS)]
-    assert len(set(names)) == NUM_ACTIONS
-    for a, name in enumerate(names):
-        assert core.action_id(name) == a
-        assert vec.action_name(a) == name and vec.action_id(name) == a
+def test_esel__action_names_as_documented():
+    """The action table of the rules page (the round trip of every name in any spelling is the
+    contract's, ``test_contract_aec.py``)."""
+    names = [cardenvs.make(ENV_ID).unwrapped.action_name(a) for a in range(NUM_ACTIONS)]
     assert names[:36] == [f"play {c}" for c in CARD_STRINGS]
     assert names[36:] == ["go", "no", "trump S", "trump H", "trump D", "trump C"]
-    assert core.action_id("play th") == core.action_id("play 10H")
-    assert core.action_id("  GO ") == K.ACTION_GO
-    assert core.action_id("Trump c") == K.ACTION_TRUMP + 3
-
-
-@pytest.mark.parametrize("name", ["play 2S", "play 5H", "trump X", "pass", "", "play"])
-def test_esel__unknown_action_name_raises(name):
-    core = cardenvs.make(ENV_ID).unwrapped
-    with pytest.raises(ValueError, match="unknown action"):
-        core.action_id(name)
-
-
-@pytest.mark.parametrize("action", [-1, 42, 1.0, "3", None, True])
-def test_esel__action_name_of_bad_id_raises(action):
-    core = cardenvs.make(ENV_ID).unwrapped
-    with pytest.raises(ValueError, match="0..41"):
-        core.action_name(action)
+    assert (K.ACTION_GO, K.ACTION_NO, K.ACTION_TRUMP) == (36, 37, 38)
 
 
 def random_record(seed: int, **config) -> dict:
@@ -932,15 +758,14 @@ RECORD_CONFIGS = [
 @pytest.mark.parametrize(
     "config", RECORD_CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items())
 )
-def test_esel__record_is_complete_and_replays(seed, config):
+def test_esel__record_deals_follow_the_rules(seed, config):
+    """What an Esel record holds beyond the contract's checks (``test_contract_aec.py``: JSON,
+    fields, config, seed, replay, on these configs): the result, the number of hands, each
+    hand's actions (the trump choice and the declarations from the dealer's left, then the 36
+    cards) and the next dealer."""
     rec = random_record(seed, **config)
     cfg = C.Config(**config)
     P = cfg.num_players
-    assert json.loads(json.dumps(rec)) == rec
-    assert set(rec) == {"game", "version", "config", "seed", "deals", "result"}
-    assert rec["game"] == "esel" and rec["version"] == 0
-    assert rec["config"] == cfg.to_dict()
-    assert rec["seed"] == seed
     res = rec["result"]
     assert set(res) == {"winner", "banks", "hands"} and res["hands"] == len(rec["deals"])
     assert len(res["banks"]) == P
@@ -969,64 +794,6 @@ def test_esel__record_is_complete_and_replays(seed, config):
                 "same": prev["dealer"],
             }[cfg.next_dealer]
             assert deal["dealer"] == expected, f"deal {i}: dealer"
-    assert cardenvs.replay(rec) == rec
-    assert cardenvs.replay(json.loads(json.dumps(rec))) == rec
-
-
-def test_esel__replay_detects_tampering():
-    rec = random_record(7, num_players=3, max_hands=3)
-    bad = copy.deepcopy(rec)
-    bad["deals"][0]["actions"][0][1] = "go"  # the first action is a trump choice
-    with pytest.raises(ValueError, match="deal 0, action 0"):
-        cardenvs.replay(bad)
-    bad = copy.deepcopy(rec)
-    seat = bad["deals"][0]["actions"][3][0]
-    bad["deals"][0]["actions"][3][0] = (seat + 1) % 3
-    with pytest.raises(ValueError, match="deal 0, action 3"):
-        cardenvs.replay(bad)
-    bad = copy.deepcopy(rec)
-    bad["deals"][-1]["points"][0] += 1
-    with pytest.raises(ValueError, match="points"):
-        cardenvs.replay(bad)
-
-
-@pytest.mark.parametrize(
-    ("options", "expected"),
-    [
-        ({"deck": CARD_STRINGS[:-1]}, ["36", "35", "'AC'"]),
-        ({"deck": CARD_STRINGS + ["6S"]}, ["more than once", "'6S'"]),
-        ({"deck": CARD_STRINGS[:-1] + ["6S"]}, ["more than once", "'6S'"]),
-        ({"deck": ["2S"] + CARD_STRINGS[1:]}, ["'2S'", "esel deck"]),
-        ({"deck": ["5H"] + CARD_STRINGS[1:]}, ["'5H'", "esel deck"]),
-        ({"deck": ["ZZ"] + CARD_STRINGS[1:]}, ["'ZZ'"]),
-        ({"dealer": 3}, ["dealer", "0..2", "3"]),
-        ({"dealer": -1}, ["dealer", "0..2", "-1"]),
-        ({"dealer": "1"}, ["dealer", "0..2"]),
-        ({"dealer": True}, ["dealer", "0..2"]),
-    ],
-    ids=[
-        "deck-35",
-        "deck-37",
-        "deck-duplicate",
-        "deck-foreign-2S",
-        "deck-foreign-5H",
-        "deck-unparsable",
-        "dealer-3",
-        "dealer-neg",
-        "dealer-str",
-        "dealer-bool",
-    ],
-)
-def test_esel__bad_reset_options_raise(options, expected):
-    for make in (
-        lambda: cardenvs.make(ENV_ID, num_players=3),
-        lambda: cardenvs.make_vector(ENV_ID, 2, num_players=3),
-    ):
-        env = make()
-        with pytest.raises(ValueError) as e:
-            env.reset(seed=0, options=options)
-        for text in expected:
-            assert text in str(e.value), (text, str(e.value))
 
 
 @pytest.mark.parametrize(("num_players", "dealer"), [(2, 1), (3, 2), (4, 3), (4, 0)])
@@ -1054,115 +821,3 @@ def test_esel__deck_and_dealer_options_fix_the_first_deal(num_players, dealer):
     assert set(core.legal_actions()) == {
         core.action_id(f"play {c}") for c in deck[HAND * i : HAND * (i + 1)]
     }
-
-
-def test_esel__deck_option_rejected_for_a_four_player_dealer_in_a_three_player_game():
-    env = cardenvs.make(ENV_ID, num_players=3)
-    with pytest.raises(ValueError, match="0..2"):
-        env.reset(seed=0, options={"deck": CARD_STRINGS, "dealer": 3})
-    env4 = cardenvs.make(ENV_ID, num_players=4)
-    env4.reset(seed=0, options={"deck": CARD_STRINGS, "dealer": 3})
-    assert env4.agent_selection == "player_0"
-
-
-@pytest.mark.parametrize(
-    ("config", "expected"),
-    [
-        ({"num_players": 5}, ["num_players", "5", "2..4"]),
-        ({"num_players": 1}, ["num_players", "1", "2..4"]),
-        ({"trump_option": 6}, ["trump_option", "6", "1..5"]),
-        ({"trump_option": 0}, ["trump_option", "0", "1..5"]),
-        ({"trump_assignment": "dealt"}, ["trump_assignment", "'dealt'", "'random'"]),
-        ({"must_beat": 1}, ["must_beat", "True or False"]),
-        ({"common_trumps": "X"}, ["common_trumps", "'X'"]),
-        ({"trump_option": 3, "common_trumps": "HS"}, ["common_trumps", "'HS'", "option 3"]),
-        ({"max_hands": 0}, ["max_hands", "1..120"]),
-        ({"trumps": "S"}, ["unknown config option", "trumps"]),
-        ({"num_player": 3}, ["unknown config option", "num_player"]),
-    ],
-    ids=[
-        "players-5",
-        "players-1",
-        "option-6",
-        "option-0",
-        "assignment",
-        "must_beat-int",
-        "common-X",
-        "common-two-for-option-3",
-        "max_hands-0",
-        "unknown-trumps",
-        "unknown-num_player",
-    ],
-)
-def test_esel__bad_config_raises(config, expected):
-    for make in (
-        lambda: cardenvs.make(ENV_ID, **config),
-        lambda: cardenvs.make_vector(ENV_ID, 2, **config),
-    ):
-        with pytest.raises(ValueError) as e:
-            make()
-        for text in expected:
-            assert text in str(e.value), (text, str(e.value))
-
-
-@pytest.mark.parametrize("num_players", [3, 4])
-def test_esel__vector_per_row_deck_and_dealer_options(num_players):
-    decks = [[str(c) for c in np.random.default_rng(i).permutation(CARD_STRINGS)] for i in range(3)]
-    dealers = [(b + 1) % num_players for b in range(3)]
-    vec = cardenvs.make_vector(ENV_ID, num_envs=3, seed=0, num_players=num_players)
-    _, mask, info = vec.reset(options={"deck": decks, "dealer": dealers})
-    assert info["current_player"].tolist() == [(d + 1) % num_players for d in dealers]
-    for b in range(3):
-        assert T.deck_strings(vec.state, b) == decks[b]
-        assert int(L.field(vec.state, "dealer")[b]) == dealers[b]
-        assert set(np.flatnonzero(mask[b]).tolist()) == {K.ACTION_TRUMP + x for x in range(4)}
-    with pytest.raises(ValueError, match="dealer"):
-        vec.reset(options={"dealer": [0, 1, num_players]})
-
-
-def test_esel__seedless_reset_continues_like_the_vector_engine():
-    # option 2: no trump choice, so the first observation already shows the hand
-    vec = cardenvs.make_vector(ENV_ID, num_envs=2, seed=9, num_players=3, trump_option=2)
-    first = vec.reset()[0].copy()
-    nxt = vec.reset()[0].copy()
-    assert not np.array_equal(first, nxt)
-    env = cardenvs.make(ENV_ID, num_players=3, trump_option=2)
-    env.reset(seed=10)
-    env.reset()
-    assert np.array_equal(env.observe(env.agent_selection)["observation"], nxt[1])
-    deck = L.field(env.unwrapped._engine.state, "deck")[0]
-    assert np.array_equal(deck, L.field(vec.state, "deck")[1])
-
-
-@pytest.mark.parametrize("num_players", [3, 4])
-def test_esel__aec_illegal_action_penalizes_the_offender_only(num_players):
-    env = cardenvs.make(ENV_ID, num_players=num_players)
-    env.reset(seed=3)
-    offender = env.agent_selection
-    bad = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0])
-    env.step(bad)
-    expected = {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
-    assert env.rewards == expected
-    assert all(env.terminations.values())
-    assert env.infos[offender]["illegal_move"] is True
-    for a in env.possible_agents:
-        assert not env.observe(a)["action_mask"].any()
-    seen = {}
-    for agent in env.agent_iter():
-        seen[agent] = env.last()[1]
-        env.step(None)
-    assert seen == expected and env.agents == []
-
-
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_esel__render_ansi_returns_text(num_players):
-    env = cardenvs.make(ENV_ID, num_players=num_players, render_mode="ansi")
-    env.reset(seed=0)
-    text = env.render()
-    assert isinstance(text, str) and text.strip()
-    g = np.random.default_rng(0)
-    for _ in range(3 * num_players):
-        env.step(int(g.choice(env.unwrapped.legal_actions())))
-    later = env.render()
-    assert isinstance(later, str) and later.strip() and later != text
-    assert all(f"player_{p}" in later for p in range(num_players))

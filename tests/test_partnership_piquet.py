@@ -1,26 +1,20 @@
 """Partnership Piquet (``partnership_piquet-v0``, spec 3.3 on the base game of section 2): one
-scenario per rule clause, two full deals from fixed decks with hand-checked scores, the
-environment layers (PettingZoo api/seed tests, registry, vector == AEC, autoreset, bad actions,
-records) and random-play properties (cards conserved, masks, bounded games, observations in
-their space, zero-sum rewards equal for partners, no hidden-information leak)."""
+scenario per rule clause, two full deals from fixed decks with hand-checked scores, the deal from
+a fixed deck and what the records' deals hold (the environment contract, PettingZoo api/seed
+tests, registry, vector == AEC, autoreset, bad actions, reset options, records and replays, is
+the contract suite's: ``test_contract_aec.py``, ``test_contract_vector.py``), and random-play
+properties (cards conserved, masks, bounded games, observations in their space, zero-sum
+rewards equal for partners, no hidden-information leak)."""
 
 from __future__ import annotations
 
-import copy
-import json
-
 import numpy as np
-import pettingzoo
 import pytest
 from harness import (
     act,
-    check_autoreset,
-    check_out_of_range_action,
-    check_vector_rows_equal_aec,
     legal_names,
     seat_of,
 )
-from pettingzoo.test import api_test, seed_test
 from piquet_multi_checks import block, check_no_leak, deck_for, local, names, random_play_properties
 
 import cardenvs
@@ -260,103 +254,7 @@ def test_partnership__equal_totals_over_the_target_play_another_deal():
     assert core.legal_actions() and state(core, "deal_no") == 1
 
 
-# --- the environment layers --------------------------------------------------------------------
-CONFIGS = [{}, {"target": 50, "point_minimum": 0}, {"episode": "deal", "reward": "score"}]
-
-
-@pytest.mark.parametrize("config", CONFIGS)
-def test_partnership__pettingzoo_api_test(config):
-    api_test(cardenvs.make(ENV_ID, **config), num_cycles=300, verbose_progress=False)
-
-
-@pytest.mark.parametrize("config", CONFIGS[:2])
-def test_partnership__pettingzoo_seed_test(config):
-    seed_test(lambda: cardenvs.make(ENV_ID, **config), num_cycles=300)
-
-
-def test_partnership__registered_with_pettingzoo():
-    assert ENV_ID in cardenvs.GAMES
-    env = pettingzoo.make("aec", f"cardenvs/{ENV_ID}", target=60)
-    env.reset(seed=0)
-    assert env.possible_agents == [f"player_{i}" for i in range(4)]
-    assert env.unwrapped.config.target == 60
-    for a in env.possible_agents:
-        assert env.action_space(a).n == MK.NUM_ACTIONS
-        assert env.observation_space(a).contains(env.observe(a))
-        assert env.observe(a)["observation"].shape == (ML.OBS_DIMS[4],)
-
-
-@pytest.mark.parametrize("config", [{"target": 40}, {"set_ranks": "KQJT", "carte_blanche": False}])
-def test_partnership__vector_rows_equal_aec_envs(config):
-    check_vector_rows_equal_aec(ENV_ID, config, n=3)
-
-
-def test_partnership__autoreset_reports_end_then_fresh_episode():
-    def fresh(vec, b):
-        assert ML.field(vec.state, "deal_no")[b] == 0
-        assert not ML.field(vec.state, "total")[b].any()
-
-    check_autoreset(ENV_ID, {"target": 30}, fresh, zero_sum_tol=1e-4)
-
-
-@pytest.mark.parametrize(("row", "action"), [(0, 65), (2, 999), (1, -1)])
-def test_partnership__out_of_range_action_names_row_and_action(row, action):
-    check_out_of_range_action(ENV_ID, row, action)
-
-
-def test_partnership__illegal_discard_names_row_and_changes_nothing():
-    vec = cardenvs.make_vector(ENV_ID, 2, seed=0)
-    _, m, _ = vec.reset()
-    before = [a.copy() for a in vec.state]
-    actions = np.array([int(np.flatnonzero(m[0])[0]), MK.ACTION_DISCARD])
-    with pytest.raises(ValueError, match="row 1: action 0 \\('discard 7S'\\) is not legal"):
-        vec.step(actions)
-    for a, b in zip(before, vec.state, strict=True):
-        assert np.array_equal(a, b)
-
-
-def test_partnership__aec_illegal_action_penalizes_the_offender_only():
-    env = cardenvs.make(ENV_ID)
-    env.reset(seed=0)
-    agent = env.agent_selection
-    env.step(MK.ACTION_STOP)
-    assert env.terminations[agent] and env.infos[agent]["illegal_move"]
-    assert env.rewards[agent] == -1.0 and sum(env.rewards.values()) == -1.0
-
-
-@pytest.mark.parametrize(
-    ("config", "expected"),
-    [
-        ({"target": 0}, ["target", "0", "1..300"]),
-        ({"allow_sinking": True}, ["allow_sinking", "True", "not supported", "False"]),
-        ({"point_minimum": -1}, ["point_minimum", "-1", "0..88"]),
-        ({"normand_dealer_exchange": "may"}, ["normand_dealer_exchange", "known options"]),
-        ({"reward": "money"}, ["reward", "money", "win"]),
-    ],
-)
-def test_partnership__bad_config_raises(config, expected):
-    for make in (cardenvs.make, lambda env_id, **c: cardenvs.make_vector(env_id, 2, **c)):
-        with pytest.raises(ValueError) as e:
-            make(ENV_ID, **config)
-        for text in expected:
-            assert text in str(e.value), (text, str(e.value))
-
-
-@pytest.mark.parametrize(
-    ("options", "expected"),
-    [
-        ({"dealer": 4}, ["dealer", "0..3", "4"]),
-        ({"dealer": "0"}, ["dealer", "0..3"]),
-        ({"deck": DECK[:-2]}, ["32", "30"]),
-        ({"deck": ["JK"] + DECK[1:]}, ["JK", "piquet deck"]),
-    ],
-)
-def test_partnership__bad_reset_options_raise(options, expected):
-    for make in (lambda: cardenvs.make(ENV_ID), lambda: cardenvs.make_vector(ENV_ID, 2)):
-        with pytest.raises(ValueError) as e:
-            make().reset(seed=0, options=options)
-        for text in expected:
-            assert text in str(e.value), (text, str(e.value))
+# --- the environment beyond the contract -------------------------------------------------------
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
@@ -373,15 +271,16 @@ def test_partnership__deck_option_deals_from_the_dealers_left(dealer):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_partnership__record_is_complete_and_replays(seed):
+def test_partnership__record_deals_follow_the_rules(seed):
+    """Beyond the contract's record checks (``test_contract_aec.py``: JSON, deck, replay,
+    tampering, on this config): the deal rotating, 32 cards a deal, partners sharing points,
+    the running totals and the result's."""
     env = cardenvs.make(ENV_ID, target=60)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     while env.unwrapped.legal_actions():
         env.step(int(rng.choice(env.unwrapped.legal_actions())))
     rec = env.unwrapped.record()
-    assert json.loads(json.dumps(rec)) == rec
-    assert rec["game"] == "partnership_piquet" and rec["version"] == 0
     totals = [0, 0, 0, 0]
     for i, deal in enumerate(rec["deals"]):
         assert (
@@ -393,17 +292,6 @@ def test_partnership__record_is_complete_and_replays(seed):
         totals = [t + p for t, p in zip(totals, deal["points"], strict=True)]
         assert deal["totals"] == totals
     assert rec["result"]["totals"] == totals and max(totals) >= 60
-    assert cardenvs.replay(rec) == rec
-    bad = copy.deepcopy(rec)
-    bad["deals"][-1]["points"][1] += 1
-    with pytest.raises(ValueError, match="points"):
-        cardenvs.replay(bad)
-
-
-def test_partnership__render_ansi_returns_text():
-    env = cardenvs.make(ENV_ID, render_mode="ansi")
-    env.reset(seed=0)
-    assert "Partnership Piquet" in env.render()
 
 
 # --- random-play properties --------------------------------------------------------------------

@@ -10,19 +10,31 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
-from ray.rllib.core.columns import Columns
-from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
 import cardenvs
 from cardenvs.policy import NumpyPolicy, actions_id, layout_id
-from cardenvs.wrappers.rllib import AgentModule, LegalDiscrete, MaskedPPOModule, RLlibEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from train import rllib_ppo  # noqa: E402
-from train.model_file import to_numpy_policy  # noqa: E402
+# the Ray tests start clusters of processes: one worker runs them, one at a time (conftest.py)
+pytestmark = pytest.mark.xdist_group("processes")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _rllib():
+    """Ray RLlib and torch, imported when this module's first test runs rather than when it is
+    collected: every pytest-xdist worker collects every module, and these imports take 5-6 s;
+    only the worker that runs the Ray tests needs them."""
+    global torch, Columns, check_multiagent_environments
+    global AgentModule, LegalDiscrete, MaskedPPOModule, RLlibEnv, rllib_ppo, to_numpy_policy
+    import torch
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from cardenvs.wrappers.rllib import AgentModule, LegalDiscrete, MaskedPPOModule, RLlibEnv
+    from train import rllib_ppo
+    from train.model_file import to_numpy_policy
 
 
 def random_game(env, rng, seed=None):

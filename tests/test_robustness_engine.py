@@ -1,13 +1,15 @@
 """Issue 30, engine side: the batched engine, the AEC env and the search simulator under
-adversarial use. Copies and pickles play on exactly as the original; inputs that could reach a
+adversarial use. Copies and pickles play on exactly as the original (every id's AEC env and
+engine: ``test_contract_aec.py``, ``test_contract_vector.py``; here the single-agent env and an
+engine unpickled in another process); inputs that could reach a
 kernel unchecked are refused with a ``ValueError`` (tried in a subprocess, so a regression that
 crashes the interpreter fails the test instead of killing pytest); every record replays, however
-the env was seeded; the returned arrays that must not be written are read-only, so the mask that
+the env was seeded (a plain reset loop of every id: the contract suite); the returned arrays that
+must not be written are read-only (every id: the contract suite), so the mask that
 ``validate=True`` checks cannot be forged; bad arguments are named."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import os
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness import assert_engines_play_alike, play_to_end
 
 import cardenvs
 from cardenvs.core.rng import MAX_SEED
@@ -43,146 +46,7 @@ def run_python(code: str, **env_extra) -> subprocess.CompletedProcess:
     )
 
 
-# --- playing two engines or two AEC envs side by side -------------------------------------------
-def assert_engines_play_alike(a, b, steps: int = 300, seed: int = 0) -> None:
-    """Step ``a`` and ``b`` with the same actions (random legal ones of ``a``); every output
-    and the final state must be equal, and so must the next ``reset()`` without a seed."""
-    pick = RandomLegal(seed)
-    for _ in range(steps):
-        actions = pick(a.action_mask).copy()
-        out_a, out_b = a.step(actions), b.step(actions)
-        for x, y in zip(out_a[:5], out_b[:5], strict=True):
-            assert np.array_equal(x, y)
-        assert np.array_equal(out_a[5]["current_player"], out_b[5]["current_player"])
-        assert np.array_equal(a.current_player, b.current_player)
-    for x, y in zip(a.state, b.state, strict=True):
-        assert np.array_equal(x, y)
-    for x, y in zip(a.reset(), b.reset(), strict=True):
-        if isinstance(x, dict):
-            x, y = x["current_player"], y["current_player"]
-        assert np.array_equal(x, y)
-
-
-def aec_action(env, rng: np.random.Generator):
-    """A random legal action of the agent to act (``None`` for a dead step)."""
-    agent = env.agent_selection
-    if env.terminations[agent] or env.truncations[agent]:
-        return None
-    return int(rng.choice(env.unwrapped.legal_actions()))
-
-
-def assert_aec_play_alike(a, b, seed: int = 0, max_steps: int = 100_000) -> None:
-    """Step AEC envs ``a`` and ``b`` with the same actions to the end of the game: the agent to
-    act, its observation, ``last()`` and (every 10th step) every agent's observation must agree,
-    and so must the finished record, which must replay."""
-    rng = np.random.default_rng(seed)
-    for i in range(max_steps):
-        if not a.agents:
-            break
-        assert a.agent_selection == b.agent_selection
-        for agent in a.possible_agents if i % 10 == 0 else [a.agent_selection]:
-            oa, ob = a.observe(agent), b.observe(agent)
-            assert np.array_equal(oa["observation"], ob["observation"]), agent
-            assert np.array_equal(oa["action_mask"], ob["action_mask"]), agent
-        la, lb = a.last(), b.last()
-        assert la[1:4] == lb[1:4]
-        action = aec_action(a, rng)
-        a.step(action)
-        b.step(action)
-    assert not a.agents and not b.agents
-    assert a.rewards == b.rewards
-    assert a.unwrapped.record() == b.unwrapped.record()
-    record = b.unwrapped.record()
-    assert cardenvs.replay(record) == record
-
-
-def play_to_end(env, rng: np.random.Generator) -> None:
-    while env.agents:
-        env.step(aec_action(env, rng))
-
-
-# --- item 2: deep copies ----------------------------------------------------------------------
-@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
-def test_deepcopy__engine_copy_plays_the_same_games(env_id):
-    venv = cardenvs.make_vector(env_id, num_envs=3, seed=21)
-    _, mask, _ = venv.reset()
-    pick = RandomLegal(5)
-    for _ in range(40):
-        mask = venv.step(pick(mask))[1]
-    clone = copy.deepcopy(venv)
-    assert_engines_play_alike(venv, clone, steps=400)
-    # the copy's field views are views of its own state, not of the original's
-    assert np.shares_memory(clone._current, clone.state.f)
-    assert not np.shares_memory(clone._current, venv.state.f)
-
-
-@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
-def test_deepcopy__aec_copy_plays_the_same_game_and_its_record_replays(env_id):
-    env = cardenvs.make(env_id)
-    env.reset(seed=8)
-    rng = np.random.default_rng(1)
-    for _ in range(25):
-        env.step(aec_action(env, rng))
-    clone = copy.deepcopy(env)
-    assert_aec_play_alike(env, clone, seed=2)
-    assert clone.game is env.game  # the game's definition is shared, not copied
-
-
-def test_deepcopy__a_copy_is_independent_of_the_original():
-    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=4)
-    _, mask, _ = venv.reset()
-    before = [a.copy() for a in venv.state]
-    clone = copy.deepcopy(venv)
-    pick = RandomLegal(0)
-    for _ in range(30):
-        clone.step(pick(clone.action_mask))
-    for a, b in zip(before, venv.state, strict=True):
-        assert np.array_equal(a, b)
-
-
-def test_copy__shallow_copies_are_refused_with_a_clear_error():
-    venv = cardenvs.make_vector("piquet-v0", num_envs=2, seed=4)
-    env = cardenvs.make("piquet-v0")
-    for started in (False, True):
-        if started:
-            venv.reset()
-            env.reset(seed=0)
-        for obj in (venv, env):
-            with pytest.raises(TypeError, match="deepcopy"):
-                copy.copy(obj)
-
-
-# --- item 7: pickling -------------------------------------------------------------------------
-@pytest.mark.parametrize("env_id", cardenvs.GAMES)
-def test_pickle__engine_before_reset_and_mid_game_plays_on_as_the_original(env_id):
-    venv = cardenvs.make_vector(env_id, num_envs=3, seed=13)
-    fresh = pickle.loads(pickle.dumps(venv))  # before reset: a seed, no state yet
-    for x, y in zip(venv.reset(), fresh.reset(), strict=True):
-        if isinstance(x, dict):
-            x, y = x["current_player"], y["current_player"]
-        assert np.array_equal(x, y)
-    pick = RandomLegal(2)
-    for _ in range(30):
-        venv.step(pick(venv.action_mask))
-    clone = pickle.loads(pickle.dumps(venv))
-    assert repr(clone) == repr(venv)
-    assert_engines_play_alike(venv, clone, steps=200, seed=3)
-
-
-@pytest.mark.parametrize("env_id", cardenvs.GAMES)
-def test_pickle__aec_env_before_reset_and_mid_game_plays_on_as_the_original(env_id):
-    env = cardenvs.make(env_id)
-    fresh = pickle.loads(pickle.dumps(env))
-    env.reset(seed=6)
-    fresh.reset(seed=6)
-    assert fresh.unwrapped.record() == env.unwrapped.record()
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        env.step(aec_action(env, rng))
-    clone = pickle.loads(pickle.dumps(env))
-    assert_aec_play_alike(env, clone, seed=4)
-
-
+# --- items 2 and 7: deep copies and pickles (each id's AEC env and engine: the contract suite) ----
 def test_pickle__single_agent_env_plays_on_as_the_original():
     env = SingleAgentEnv("esel-v0", seat=1)
     obs, info = env.reset(seed=3)
@@ -370,23 +234,6 @@ def test_sim__valid_inputs_still_work_after_the_checks():
 
 
 # --- item 4: every record replays --------------------------------------------------------------
-@pytest.mark.parametrize("env_id", ["piquet-v0", "esel-v0"])
-def test_records__every_game_of_a_plain_reset_loop_replays(env_id):
-    env = cardenvs.make(env_id)
-    rng = np.random.default_rng(0)
-    records = []
-    env.reset(seed=11)
-    for _ in range(3):
-        play_to_end(env, rng)
-        records.append(env.unwrapped.record())
-        env.reset()
-    assert "episode" not in records[0]  # a seed's first game: the format before the field
-    assert [r.get("episode") for r in records[1:]] == [1, 2]
-    assert {r["seed"] for r in records} == {11}
-    for record in records:
-        assert cardenvs.replay(record) == record
-
-
 def test_records__a_game_after_reset_without_any_seed_replays():
     env = cardenvs.make("piquet-v0")
     rng = np.random.default_rng(3)
@@ -422,32 +269,6 @@ def test_records__engine_resets_to_a_given_episode_of_a_seed():
 
 
 # --- items 5 and 9: read-only outputs, validation that cannot be bypassed ------------------------
-@pytest.mark.parametrize("env_id", ["banque-v0", "esel-v0", "piquet-v0"])
-def test_outputs__arrays_the_caller_may_not_write_are_read_only(env_id):
-    venv = cardenvs.make_vector(env_id, num_envs=3, seed=0)
-    obs, mask, info = venv.reset()
-    out = venv.step(RandomLegal(0)(mask))
-    read_only = {
-        "reset mask": mask,
-        "reset current_player": info["current_player"],
-        "step mask": out[1],
-        "terminated": out[3],
-        "truncated": out[4],
-        "step current_player": out[5]["current_player"],
-        "action_mask": venv.action_mask,
-        "current_player": venv.current_player,
-    }
-    for name, a in read_only.items():
-        assert not a.flags.writeable, name
-        with pytest.raises(ValueError, match="read-only"):
-            a[0] = 1
-        with pytest.raises(ValueError):
-            a.flags.writeable = True
-    assert info["current_player"].dtype == np.int8
-    # obs and rewards stay writable: the engine never reads them and rewrites every row
-    assert obs.flags.writeable and out[2].flags.writeable
-
-
 @pytest.mark.parametrize("env_id", cardenvs.GAMES)
 def test_outputs__writing_obs_and_rewards_changes_nothing_the_engine_returns(env_id):
     a = cardenvs.make_vector(env_id, num_envs=4, seed=9)

@@ -42,8 +42,13 @@ def test_demo__plays_banque_too(capsys):
 
 
 def test_benchmark__writes_a_table_and_json(tmp_path, capsys):
+    # two engines (a two-handed and a four-seat one): every id would start 17 processes (its
+    # compile tasks and warm starts) for the same code paths
     out = tmp_path / "t.json"
-    report = throughput.main(["--seconds", "0.05", "--sizes", "1", "8", "--out", str(out)])
+    argv = ["--games", "piquet-v0", "esel-v0", "--seconds", "0.05", "--sizes", "1", "8"]
+    report = throughput.main([*argv, "--out", str(out)])
+    assert list(report["games"]) == ["piquet-v0", "esel-v0"]
+    assert report["games"]["esel-v0"]["vector"]["8"]["steps_per_s"] > 0
     row = report["games"]["piquet-v0"]
     assert row["aec"]["steps"] > 0 and row["vector"]["8"]["steps_per_s"] > 0
     assert row["state_bytes_per_game"] < 1024 and row["host_write_gb_s"] > 0

@@ -61,8 +61,8 @@ The HTTP interface (JSON):
   message}`` saying what was wrong and what is allowed;
 - ``POST /act`` with ``{"cards": [card, ...], "step": n}``: a choice of several cards (the
   state's ``"choice"``: ``{"verb": "discard", "cards", "min", "max"}`` during Piquet's exchange,
-  else null; ``cardenvs.ui.card_sets.card_choice``), the cards in any order: the whole set is checked
-  (409 saying why: a card not in hand, too many, too few), then played in the engine's order
+  else null; ``cardenvs.ui.card_sets.card_choice``), the cards in any order: the whole set is
+  checked (409 saying why: a card not in hand, too many, too few), then played in the engine's order
   (``discard`` by card index, then ``stop`` when fewer than the maximum);
 - ``POST /new``: the next game (the same seat and opponent); an unfinished game is saved first.
 
