@@ -346,7 +346,12 @@ def test_make_agent__a_model_of_another_game_is_refused(tmp_path):
 
 
 def test_web__says_when_the_browser_front_end_is_missing(capsys, monkeypatch):
+    import cardenvs.ui
+
     monkeypatch.setitem(sys.modules, "cardenvs.ui.web", None)
+    # an earlier test's import left the module as an attribute of its package, which
+    # ``from . import web`` reads before sys.modules: without it the server would start
+    monkeypatch.delattr(cardenvs.ui, "web", raising=False)
     monkeypatch.delattr(cardenvs, "web", raising=False)
     with pytest.raises(SystemExit) as e:
         play.main(["piquet-v0", "--web"])
