@@ -6,13 +6,7 @@ setting wins): ``make test`` runs one pytest-xdist worker per core, and a thread
 in every worker oversubscribes the cores; the small matrices of the policies' forward passes
 (the zoo's ``act_batch``, evaluations, tiny training runs) then took 5-30x longer on the 2-core
 machine (``train/ppo.py`` sets the same for its evaluations: docs/training.md). Subprocesses
-the tests start inherit it.
-
-The tests that start processes of their own beside pytest's (the Ray clusters of
-``test_rllib.py``, the background compiles of a cold cache, the Ctrl-C trainer) are marked
-``xdist_group("processes")`` and run on one worker, one at a time (``--dist loadgroup`` in
-pyproject.toml): two of them at once oversubscribed the 2-core machine (the Ctrl-C test waited
-130-170 s for its trainer's first update beside a Ray cluster, 10-25 s otherwise)."""
+the tests start inherit it."""
 
 from __future__ import annotations
 

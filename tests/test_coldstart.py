@@ -135,7 +135,6 @@ def _cold_env(cache: str) -> dict:
     return env
 
 
-@pytest.mark.xdist_group("processes")
 def test_coldstart__two_processes_on_a_cold_cache_start_one_compile_and_say_so_on_a_pipe():
     """A cold cache (``NUMBA_CACHE_DIR``, a temporary folder, as ``test_plain_start`` does):
     the first process starts the background compile and says so on its piped stderr; a second

@@ -574,7 +574,6 @@ def test_trainer__bad_arguments_are_usage_errors_before_anything_is_written(
     assert (tmp_path / "file").read_text() == "keep"
 
 
-@pytest.mark.xdist_group("processes")
 def test_trainer__ctrl_c_saves_the_last_completed_update_without_a_traceback(tmp_path):
     """Issue 48, item 12: Ctrl-C (SIGINT, as a shell sends it) once an update has been logged
     ends the run with a short message and exit status 130, no traceback, and leaves in --out a

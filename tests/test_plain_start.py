@@ -182,7 +182,6 @@ print("ok")
 """
 
 
-@pytest.mark.xdist_group("processes")
 def test_plain_start__an_empty_cache_plays_at_once_and_compiles_in_the_background():
     """A real cold start: a new process with an empty numba cache (four_aces-v0, the quickest
     engine to compile)."""
@@ -415,7 +414,6 @@ print("ok")
 """
 
 
-@pytest.mark.xdist_group("processes")
 def test_plain_start__an_empty_cache_steps_a_batched_engine_at_once():
     """A real cold start of ``make_vector`` (four_aces-v0, 64 games): a new process with an
     empty numba cache."""

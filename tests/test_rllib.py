@@ -17,9 +17,6 @@ from cardenvs.policy import NumpyPolicy, actions_id, layout_id
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# the Ray tests start clusters of processes: one worker runs them, one at a time (conftest.py)
-pytestmark = pytest.mark.xdist_group("processes")
-
 
 @pytest.fixture(scope="module", autouse=True)
 def _rllib():
