@@ -152,6 +152,12 @@ def test_install__the_package_list_is_the_tree():
     tree = {
         ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "cardenvs").rglob("__init__.py")
     }
-    assert set(config["packages"]) == tree | {"cardenvs.agents"}
+    # the data folders: each listed, with its files' patterns as package data, and no code
+    data = set(config["package-data"])
+    for name in data:
+        folder = ROOT.joinpath(*name.split("."))
+        assert folder.is_dir() and not (folder / "__init__.py").exists(), name
+        assert all(any(folder.glob(pattern)) for pattern in config["package-data"][name]), name
+    assert set(config["packages"]) == tree | {"cardenvs.agents"} | data
     assert config["package-dir"] == {"cardenvs.agents": "agents"}
     assert (ROOT / "agents" / "__init__.py").is_file()
