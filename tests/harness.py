@@ -69,15 +69,19 @@ def observe_state(venv, s, seats) -> np.ndarray:
         venv.state = own
 
 
-def assert_row_matches_env(env, vec, b, obs_row, mask_row, current):
+def assert_row_matches_env(env, vec, b, obs_row, mask_row, current, skip=()):
     """Vector row ``b`` and its twin AEC env agree on the seat to act, observation, mask and
-    every state array."""
+    every state array (every state field but those in ``skip``)."""
     agent = env.agent_selection
     assert agent == f"player_{int(current)}", f"row {b}: {agent} vs seat {current}"
     o = env.observe(agent)
     assert np.array_equal(o["observation"], obs_row), f"row {b}: observations differ"
     assert np.array_equal(o["action_mask"], mask_row), f"row {b}: masks differ"
     own = env.unwrapped._engine.state
+    if skip:
+        fields = differing_fields(vec.game.layout, own, 0, vec.state, b, skip)
+        assert not fields, f"row {b}: state fields {fields} differ"
+        return
     for name in ("m", "v", "f"):
         assert np.array_equal(getattr(own, name)[0], getattr(vec.state, name)[b]), (
             f"row {b}: state array {name} differs"
@@ -221,14 +225,16 @@ def check_autoreset(
     the next episode of its seed at once (like its twin AEC env reset without a seed, and like
     a brand-new AEC env reset to that episode: no field of the old game is left over), until
     every row has finished two episodes (``assert_row_is_fresh``, but for the ``scratch``
-    fields). ``fresh_row(vec, b)`` checks more of the restarted row; ``zero_sum_tol`` checks the
-    final rewards sum to 0."""
+    fields, which the row's next episode then plays out against the brand-new env, step by
+    step, so that nothing left in them can show). ``fresh_row(vec, b)`` checks more of the
+    restarted row; ``zero_sum_tol`` checks the final rewards sum to 0."""
     vec = cardenvs.make_vector(env_id, num_envs=n, seed=seed, **config)
     P = vec.num_seats
     obs, mask, info = vec.reset()
     envs = aec_envs(env_id, seed, n, **config)
     g = np.random.default_rng(3)
     episodes = np.zeros(n, int)
+    fresh = [False] * n  # row b's twin is a brand-new env (its scratch fields never written)
     for _ in range(max_steps):
         actions = choose(mask, g)
         obs, mask, rewards, terminated, _, info = vec.step(actions)
@@ -249,11 +255,20 @@ def check_autoreset(
                 new = cardenvs.make(env_id, **config)
                 new.reset(seed=seed + b, options={"episode": int(episodes[b])})
                 assert_row_is_fresh(new, vec, b, obs[b], mask[b], scratch)
+                assert_row_matches_env(
+                    env, vec, b, obs[b], mask[b], info["current_player"][b], fresh[b] and scratch
+                )
                 if fresh_row is not None:
                     fresh_row(vec, b)
+                # the rest of the episode against the brand-new env: what the row kept of the
+                # old game in its scratch fields never shows in what it plays or observes
+                env = envs[b] = new
+                fresh[b] = True
             else:
                 assert rewards[b].tolist() == [0.0] * P
-            assert_row_matches_env(env, vec, b, obs[b], mask[b], info["current_player"][b])
+            assert_row_matches_env(
+                env, vec, b, obs[b], mask[b], info["current_player"][b], fresh[b] and scratch
+            )
         if (episodes >= 2).all():
             break
     assert (episodes >= 2).all(), episodes
