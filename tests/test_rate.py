@@ -121,6 +121,19 @@ def test_cli__list_rate_and_match(reference, tmp_path, monkeypatch, capsys):
     assert row["decks"] == 3 and "duplicate deals, 3 decks" in capsys.readouterr().out
 
 
+def test_cli__the_zoo_s_model_is_the_one_of_the_config_played(monkeypatch):
+    """``--config`` (``match``) and the setting's config (``rate``) choose the zoo's model: two-
+    player Esel gets the two-player model, not the four-player one of the id's default."""
+    two = cli.load_agent("zoo", "esel-v0", False, {"num_players": 2})
+    four = cli.load_agent("zoo", "esel-v0", False, {})
+    assert (two.model.name, four.model.name) == ("esel-v0_2p", "esel-v0")
+    made = []
+    real = cli.load_agent
+    monkeypatch.setattr(cli, "load_agent", lambda *a: made.append(real(*a)) or made[-1])
+    cli.main(["match", "zoo", "random", "--game", "esel-v0", "--config", '{"num_players": 2}'])
+    assert made[0].model.name == "esel-v0_2p"
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [

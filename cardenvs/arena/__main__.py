@@ -30,9 +30,10 @@ from .stats import reward_text
 AGENT_HELP = f"a spec ({SPEC_HELP}) or module:name (your agent class or object)"
 
 
-def load_agent(text: str, env_id: str, trusted: bool):
-    """The agent ``text`` names on the command line (see the module docstring); ``ValueError``
-    saying what is wrong."""
+def load_agent(text: str, env_id: str, trusted: bool, config: dict | None = None):
+    """The agent ``text`` names on the command line (see the module docstring) for ``env_id``
+    played under ``config`` (which chooses the zoo's model, e.g. ``{"num_players": 2}``);
+    ``ValueError`` saying what is wrong."""
     m = re.fullmatch(r"([A-Za-z_][\w.]*):([A-Za-z_]\w*)", text)
     if m and m.group(1) not in ("model", "ppo"):  # module:name, not a model spec
         try:
@@ -42,7 +43,7 @@ def load_agent(text: str, env_id: str, trusted: bool):
         agent = found() if isinstance(found, type) else found
         return make_agent(agent, env_id)
     check_spec(text, trusted)
-    return make_agent(text, env_id, trusted=trusted)
+    return make_agent(text, env_id, trusted=trusted, config=config)
 
 
 def _list(_a) -> None:
@@ -64,7 +65,8 @@ def _rate(a) -> dict:
         raise ValueError(
             f"--setting: no reference ladder for {a.setting!r}; there are {list(refs)}"
         )
-    agent = load_agent(a.agent, refs[a.setting]["env_id"], a.trusted)
+    ref = refs[a.setting]
+    agent = load_agent(a.agent, ref["env_id"], a.trusted, ref["config"])
 
     def said(opponent, decks):
         print(f"against {opponent}: {decks} decks...", file=sys.stderr, flush=True)
@@ -90,8 +92,8 @@ def _match(a) -> dict:
     config = json.loads(a.config) if a.config else {}
     if not isinstance(config, dict):
         raise ValueError(f"--config must be a JSON object, got {a.config!r}")
-    agent = load_agent(a.agent, a.game, a.trusted)
-    opponent = load_agent(a.opponent, a.game, a.trusted)
+    agent = load_agent(a.agent, a.game, a.trusted, config)
+    opponent = load_agent(a.opponent, a.game, a.trusted, config)
     row = head_to_head(a.game, agent, opponent, n=a.n, seed=a.seed, config=config, deals=a.deals)
     reward = reward_text(row["mean_return"], row["return_ci_low"], row["return_ci_high"])
     print(
