@@ -183,6 +183,51 @@ class FirstLegal:
         return np.argmax(masks, axis=1).astype(np.int64)
 
 
+def test_head_to_head__jobs_split_the_games_over_processes_and_the_games_stay_the_same(tmp_path):
+    """Two worker processes play the same games on the same deals as one process: with
+    deterministic agents (FirstLegal, the zoo's greedy model) every count and mean agrees; the
+    command line's --jobs says how far it has got."""
+    config = {"episode": "deal"}
+    one = arena.head_to_head("piquet-v0", FirstLegal(), "zoo", n=6, seed=3, config=config)
+    seen = []
+    two = arena.head_to_head(
+        "piquet-v0",
+        FirstLegal(),
+        "zoo",
+        n=6,
+        seed=3,
+        config=config,
+        jobs=2,
+        progress=lambda done, games: seen.append((done, games)),
+    )
+    assert untimed(two) == untimed(one) and one["games"] == 12
+    assert seen[-1] == (12, 12) and len(seen) == 8  # 4 parts a worker, each reported
+    from cardenvs.arena.__main__ import main
+
+    out = tmp_path / "m.json"
+    argv = ["match", "zoo", "random", "--game", "four_aces-v0", "--n", "3", "--jobs", "2"]
+    row = main([*argv, "--json", str(out)])
+    assert row["games"] == 3 * sum(map(sum, arena.arrangements(4))) and out.exists()
+
+
+def test_head_to_head__bad_jobs_and_agents_that_cannot_travel_are_refused_by_name(capsys):
+    for jobs in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="jobs must be a whole number of worker processes"):
+            arena.head_to_head("esel-v0", "random", "random", n=1, config=ESEL2, jobs=jobs)
+
+    class Local:  # a class defined in a function cannot be pickled
+        def act_batch(self, observations, masks):
+            return np.argmax(masks, axis=1).astype(np.int64)
+
+    with pytest.raises(ValueError, match=r"agent 1 \(Local\) cannot be pickled.*use jobs=1"):
+        arena.head_to_head("esel-v0", Local(), "random", n=2, config=ESEL2, jobs=2)
+    from cardenvs.arena.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["match", "random", "random", "--game", "esel-v0", "--jobs", "0"])
+    assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("env_id", ["piquet-v0", "banque-v0"])
 def test_duplicate__one_deterministic_agent_against_itself_is_exactly_even(env_id):
     """Each deck is played from both seatings, so a deterministic agent against its copy wins

@@ -4,6 +4,7 @@
     python -m cardenvs.arena rate heuristic --setting piquet-v0 --budget 120
     python -m cardenvs.arena rate mypackage.agents:MyAgent --setting esel-v0_2p
     python -m cardenvs.arena match zoo heuristic --game piquet-v0 --n 100
+    python -m cardenvs.arena match zoo ismcts@400 --game piquet-v0 --n 200 --jobs 2
 
 An agent is a spec of ``cardenvs.arena.make_agent`` (``random``, ``heuristic``,
 ``ismcts@<n>[:<rollout>]``, ``zoo``, ``model:<path>``) or ``module:name``: your own agent,
@@ -94,7 +95,21 @@ def _match(a) -> dict:
         raise ValueError(f"--config must be a JSON object, got {a.config!r}")
     agent = load_agent(a.agent, a.game, a.trusted, config)
     opponent = load_agent(a.opponent, a.game, a.trusted, config)
-    row = head_to_head(a.game, agent, opponent, n=a.n, seed=a.seed, config=config, deals=a.deals)
+
+    def said(done, games):
+        print(f"{done} of {games} games played", file=sys.stderr, flush=True)
+
+    row = head_to_head(
+        a.game,
+        agent,
+        opponent,
+        n=a.n,
+        seed=a.seed,
+        config=config,
+        deals=a.deals,
+        jobs=a.jobs,
+        progress=said,
+    )
     reward = reward_text(row["mean_return"], row["return_ci_low"], row["return_ci_high"])
     print(
         f"{a.agent} vs {a.opponent} on {a.game}: W/D/L {row['wins']}/{row['draws']}/"
@@ -125,6 +140,13 @@ def main(argv=None):
     m.add_argument("--n", type=int, default=100, help="decks (or games) per seating")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--deals", choices=DEALS, default="duplicate")
+    m.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="worker processes sharing the games (the same games and deals; a searching "
+        "agent's random draws differ with --jobs)",
+    )
     m.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
     m.add_argument("--json", help="also write the result to this JSON file")
     a = p.parse_args(argv)
@@ -132,6 +154,8 @@ def main(argv=None):
         p.error("--budget must be a positive number of seconds")
     if getattr(a, "n", 1) < 1:
         p.error("--n must be at least 1")
+    if getattr(a, "jobs", 1) < 1:
+        p.error("--jobs must be at least 1")
     if getattr(a, "json", None) and not Path(a.json).parent.is_dir():
         p.error(f"--json {a.json!r}: its directory does not exist")
     try:

@@ -58,12 +58,28 @@ def deck_means(samples, decks) -> np.ndarray:
     return sums / np.bincount(inverse, minlength=ids.size)
 
 
-def play_games(env_id: str, seats, agents, n: int, seed, config: dict | None = None):
+def play_games(
+    env_id: str,
+    seats,
+    agents,
+    n: int,
+    seed,
+    config: dict | None = None,
+    *,
+    jobs: int = 1,
+    progress=None,
+):
     """Play ``n`` games with agent ``seats[p]`` in seat ``p`` (or ``seats[b, p]`` in game ``b``:
     one seating per game), game ``b`` dealt from seed ``seed + b`` (or ``seed[b]`` given one seed
     per game: games of one seed deal the same cards); returns (rewards (n, P),
     totals (n, P) or None, decisions per agent, seconds per agent). An agent with ``act_row``
-    (search) acts from the engine's state one row at a time, the others by ``act_batch``."""
+    (search) acts from the engine's state one row at a time, the others by ``act_batch``.
+
+    ``jobs > 1`` splits the games over that many worker processes (``play_parallel``): the same
+    games on the same deals, for long matches against search on a machine with several cores."""
+    jobs = check_jobs(jobs)
+    if jobs > 1:
+        return play_parallel(env_id, seats, agents, n, seed, config, jobs, progress)
     config = dict(config or {})
     agents = [as_agent(a) for a in agents]
     venv = make_vector(env_id, n, seed=seed, autoreset=False, validate=False, **config)
@@ -102,6 +118,74 @@ def play_games(env_id: str, seats, agents, n: int, seed, config: dict | None = N
     return rewards, totals, decisions, spent
 
 
+def check_jobs(jobs) -> int:
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of worker processes >= 1, got {jobs!r}")
+    return int(jobs)
+
+
+def _play_part(part):
+    env_id, seats, agents, seeds, config = part
+    return play_games(env_id, seats, agents, len(seeds), seeds, config)
+
+
+def play_parallel(env_id, seats, agents, n, seed, config, jobs, progress=None):
+    """``play_games`` over ``jobs`` worker processes (started with ``spawn``: a script that
+    calls it needs the ``if __name__ == "__main__":`` guard). The ``n`` games are cut into at
+    most ``4 * jobs`` parts, game ``b`` into part ``b % parts``, each part played with the
+    agents as pickled from this process; the results come back in game order, so the games,
+    their seats and their deals are those of one process. Agents that act deterministically
+    (``zoo``, ``model:``) play the very same games; an agent that draws random numbers (search,
+    ``sample:``, the heuristics' random tie-breaks) starts every part from its generator's state
+    here, so its games differ from one process's (the same in distribution, and the same again
+    for the same ``jobs``). ``progress(games_done, n)``
+    is called as parts finish."""
+    import concurrent.futures as cf
+    import multiprocessing
+    import pickle
+
+    config = dict(config or {})
+    agents = [as_agent(a) for a in agents]
+    for k, a in enumerate(agents):
+        try:
+            pickle.dumps(a)
+        except Exception as e:  # an agent holding a lock, a file, a lambda, ...
+            raise ValueError(
+                f"jobs > 1 sends the agents to worker processes, and agent {k} "
+                f"({_name(a)}) cannot be pickled: {type(e).__name__}: {e}; use jobs=1"
+            ) from None
+    P = make_vector(env_id, 1, seed=0, validate=False, **config).num_seats
+    seat_of = np.broadcast_to(np.asarray(seats), (n, P))
+    seeds = np.asarray(seed, np.int64)
+    seeds = seeds + np.arange(n) if seeds.ndim == 0 else np.broadcast_to(seeds, (n,))
+    parts = min(n, 4 * jobs)
+    index = [np.arange(k, n, parts) for k in range(parts)]
+    rewards = np.zeros((n, P))
+    totals = None
+    decisions, spent = [0] * len(agents), [0.0] * len(agents)
+    done = 0
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, parts), mp_context=ctx) as pool:
+        futures = {}
+        for ix in index:
+            part = (env_id, seat_of[ix].copy(), agents, [int(x) for x in seeds[ix]], config)
+            futures[pool.submit(_play_part, part)] = ix
+        for fut in cf.as_completed(futures):
+            ix = futures[fut]
+            r, t, dec, sp = fut.result()
+            rewards[ix] = r
+            if t is not None:
+                if totals is None:
+                    totals = np.zeros((n, t.shape[1]))
+                totals[ix] = t
+            decisions = [a + b for a, b in zip(decisions, dec, strict=True)]
+            spent = [a + b for a, b in zip(spent, sp, strict=True)]
+            done += ix.size
+            if progress is not None:
+                progress(done, n)
+    return rewards, totals, decisions, spent
+
+
 def _name(agent) -> str:
     return agent if isinstance(agent, str) else getattr(agent, "name", type(agent).__name__)
 
@@ -118,6 +202,8 @@ def head_to_head(
     *,
     deals: str = "duplicate",
     trusted: bool = False,
+    jobs: int = 1,
+    progress=None,
 ) -> dict:
     """``agent`` against ``opponent`` (agents or specs, ``make_agent``): ``n`` games for every
     seating arrangement that uses both (the opponent fills the other seats), or with ``solo`` for
@@ -138,8 +224,12 @@ def head_to_head(
     each seat counted as one sample: the agent's seats of one game are not independent when it
     holds several, so that interval is then somewhat narrow). With ``deals="duplicate"`` (the
     default) the ``n`` decks are played from every seating and the interval is over decks (each
-    deck's mean over its units), ``decks`` is ``n``; the counts and the mean are as above."""
+    deck's mean over its units), ``decks`` is ``n``; the counts and the mean are as above.
+
+    ``jobs`` worker processes share the games (``play_parallel``; ``progress(games_done,
+    games)`` as they finish): a match against search at 400 iterations takes minutes a deck."""
     check_deals(deals)
+    check_jobs(jobs)
     config = dict(config or {})
     agent, opponent = (
         make_agent(a, env_id, seed=seed + k, config=config, trusted=trusted)
@@ -158,7 +248,9 @@ def head_to_head(
     seats = np.repeat(arr, n, axis=0)  # n games of each arrangement, all in one engine
     deck = np.tile(np.arange(n), len(arr))  # duplicate: game d of every arrangement, one deck
     seeds = [seed + int(d) for d in deck] if deals == "duplicate" else seed
-    r, totals, dec, sp = play_games(env_id, seats, [opponent, agent], len(seats), seeds, config)
+    r, totals, dec, sp = play_games(
+        env_id, seats, [opponent, agent], len(seats), seeds, config, jobs=jobs, progress=progress
+    )
     mine = seats == 1
     won = (win_shares(r) * mine).sum()
     # with ``side`` a game counts once (its seats' shares summed); otherwise each seat played
@@ -215,6 +307,7 @@ def round_robin(
     time_limit: float | None = None,
     batch: int = 16,
     progress=None,
+    jobs: int = 1,
 ) -> dict:
     """Every pair of ``agents`` over every seating that uses both, ``n`` games a seating
     (``n_search`` where one of the pair searches: it has ``act_row``), and ratings of the field.
@@ -227,6 +320,7 @@ def round_robin(
             the zoo's model).
         progress: called as ``progress(step, steps, pair, seating)`` before each seating is
             played (``step`` from 0; ``pair`` the two names; ``seating`` like ``"ABA"``).
+        jobs: worker processes sharing each seating's games (``play_parallel``).
 
     Returns a dict: ``num_seats``, ``baseline`` (1/P), ``agents`` (name -> ``win_rate`` with
     ``ci95`` (its seats' shares of the win, Wilson), ``wins`` / ``draws`` / ``losses`` of its
@@ -241,6 +335,7 @@ def round_robin(
     agent's ``return_ci95`` is over decks (each deck's mean over that agent's seats).
     """
     check_deals(deals)
+    check_jobs(jobs)
     config = dict(config or {})
     if isinstance(agents, dict):
         names, entries = list(agents), list(agents.values())
@@ -304,7 +399,7 @@ def round_robin(
             else:
                 deck = seed + 1000 * step + np.arange(games)  # the game's own seed
                 seeds = seed + 1000 * step
-            r, totals, dec, sp = play_games(env_id, seats, playing, games, seeds, config)
+            r, totals, dec, sp = play_games(env_id, seats, playing, games, seeds, config, jobs=jobs)
             step += 1
             for x in range(2):
                 decisions[ids[x]] += dec[x]
