@@ -6,6 +6,7 @@ the built wheel."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -581,6 +582,59 @@ def test_zoo__reevaluate_keeps_nothing_it_cannot_check(tmp_path, monkeypatch):
     assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
 
 
+def test_zoo__an_arena_ismcts_match_becomes_the_models_ismcts_result(tmp_path):
+    """``python -m cardenvs.arena match zoo ismcts@400 ... --json F`` then ``python -m train.zoo
+    --only piquet-v0 --ismcts F`` on a copy of the shipped model: its ``ismcts`` result is the
+    match's (games, counts, mean reward and intervals, decks, the arena's command), every array
+    and the other results are kept, and the table's ISMCTS column shows it. A match that is not
+    the zoo against ISMCTS-400 on single deals of that setting is refused, naming what differs,
+    and the file is left as it was. (The search's iterations are checked from the spec, so the
+    arena match here is a real one of 2 decks at 400 iterations.)"""
+    from cardenvs.arena.__main__ import main as arena
+    from train.zoo import main, table
+
+    path = tmp_path / "piquet-v0.npz"
+    shutil.copyfile(cardenvs.zoo.MODELS / "piquet-v0.npz", path)
+    old_header, old_arrays = _model_arrays(path)
+    result = tmp_path / "ismcts.json"
+    argv = ["match", "zoo", "ismcts@400", "--game", "piquet-v0", "--n", "2", "--seed", "7"]
+    row = arena([*argv, "--config", '{"episode": "deal"}', "--json", str(result)])
+    assert row["games"] == 4 and row["command"].startswith("python -m cardenvs.arena match zoo")
+    cardenvs.zoo._read_header.cache_clear()
+    (done,) = main(["--only", "piquet-v0", "--ismcts", str(result), "--models", str(tmp_path)])
+    header, arrays = _model_arrays(done)
+    assert all(np.array_equal(a, old_arrays[k]) for k, a in arrays.items())
+    ev, old = header["zoo"]["evaluation"], old_header["zoo"]["evaluation"]
+    assert {k: v for k, v in ev.items() if k != "ismcts"} == {
+        k: v for k, v in old.items() if k != "ismcts"
+    }
+    got = ev["ismcts"]
+    assert (got["games"], got["decks"], got["deals"], got["episode"]) == (4, 2, "duplicate", "deal")
+    assert (got["wins"], got["draws"], got["losses"]) == (row["wins"], row["draws"], row["losses"])
+    assert got["win_rate"] == row["win_rate"] and got["mean_return"] == row["mean_return"]
+    assert got["ci95"] == [row["ci_low"], row["ci_high"]] and got["command"] == row["command"]
+    cardenvs.zoo._read_header.cache_clear()
+    (line,) = [x for x in table(cardenvs.zoo.list(tmp_path)).splitlines() if "piquet-v0" in x]
+    assert line.endswith(f"| {got['win_rate']:.3f} ({got['ci95'][0]:.3f}–{got['ci95'][1]:.3f}) |")
+
+    before = path.read_bytes()
+    for change, message in [
+        ({"agent": "heuristic"}, "agent is 'heuristic', not 'zoo'"),
+        ({"opponent": "ismcts@100"}, "opponent is 'ismcts@100', not one of"),
+        ({"config": {"episode": "game"}}, "episode is 'game', not 'deal'"),
+        ({"game": "piquet_au_cent-v0"}, "game is 'piquet_au_cent-v0', not 'piquet-v0'"),
+        ({"deals": "independent"}, "deals is 'independent', not 'duplicate'"),
+    ]:
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(json.loads(result.read_text()) | change))
+        with pytest.raises(SystemExit, match=re.escape(message)):
+            main(["--only", "piquet-v0", "--ismcts", str(bad), "--models", str(tmp_path)])
+    bad.write_text('{"games": 4}')
+    with pytest.raises(SystemExit, match="not a match written by .*missing game, agent"):
+        main(["--only", "piquet-v0", "--ismcts", str(bad), "--models", str(tmp_path)])
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -591,7 +645,12 @@ def test_zoo__reevaluate_keeps_nothing_it_cannot_check(tmp_path, monkeypatch):
         (["--reevaluate", "--seed", "-1"], "--seed must be at least 0, got -1"),
         (["--reevaluate", "--only", "piquet-v9"], "invalid choice: 'piquet-v9' (choose from"),
         (["--games", "3"], "--games and --seed go with --reevaluate"),
-        (["--table", "--reevaluate"], "--table and --reevaluate: give one"),
+        (["--table", "--reevaluate"], "--table, --reevaluate and --ismcts: give one"),
+        (["--ismcts", "r.json"], "--ismcts goes with one setting: --only <setting>"),
+        (
+            ["--ismcts", "r.json", "--only", "piquet-v0", "esel-v0"],
+            "--ismcts goes with one setting",
+        ),
     ],
 )
 def test_zoo__reevaluate_bad_arguments_are_usage_errors(tmp_path, capsys, args, message):

@@ -6,6 +6,7 @@
     python -m train.zoo --table                   # the shipped models' table (README)
     python -m train.zoo --reevaluate              # play the shipped models' evaluation again
     python -m train.zoo --reevaluate --only esel-v0_2p --games 400 --seed 1
+    python -m train.zoo --only piquet-v0 --ismcts zoo_vs_ismcts.json   # a new ISMCTS-400 result
 
 For each setting of ``train/table.py`` (a game id, or two-player Banque and Esel), the run's final
 model (``<runs>/<setting>/model.npz``) is copied into the zoo with a ``zoo`` block added to its
@@ -32,6 +33,12 @@ one, as it seeds its evaluations), under the rules the installed game has now. T
 losses, mean reward with its interval); the ``ismcts`` result, ``learner_decisions`` and the
 weights are kept (every array is compared before the file is replaced), and
 ``evaluation["reevaluated"]`` records the date, games, seed, commit, command, config and seating.
+
+``--ismcts RESULT.json`` (with one ``--only`` setting) puts a measured ISMCTS-400 result into a
+shipped model's header (``set_ismcts``): the JSON file of ``python -m cardenvs.arena match zoo
+ismcts@400 --game <id> --config '{"episode": "deal"}' --n 200 --jobs 2 --json RESULT.json``,
+checked to be that match for that setting; it keeps its decks and command, and the weights and
+other results are kept.
 """
 
 from __future__ import annotations
@@ -174,48 +181,32 @@ def _short_commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def reevaluate(
-    name: str, models: Path, games: int = 400, seed: int = 1, command: str | None = None
-) -> Path:
-    """Play setting ``name``'s model in ``models`` against random and the heuristic again, as the
-    native trainer's final evaluation does (``evaluation_setup``; ``games`` per opponent over the
-    seatings), and rewrite its header's ``random`` and ``heuristic`` results (``_result``) with a
-    ``reevaluated`` record; the other results, ``learner_decisions`` and the weights are kept.
-    The file is replaced only once its arrays equal the old ones, it is under ``MAX_BYTES``; it
-    must then load through ``cardenvs.zoo.load`` (else the old file is put back)."""
-    from train.evaluate import evaluate
-
+def _shipped(name: str, models: Path) -> tuple[Path, str, NumpyPolicy, dict]:
+    """Setting ``name``'s shipped model in ``models``: its path, game id, policy and zoo block;
+    ``ValueError`` where it is missing or not that setting's."""
     if name not in SETTINGS:
         raise ValueError(f"unknown setting {name!r}; settings: {list(SETTINGS)}")
-    if games < 1 or seed < 0:
-        raise ValueError(f"games must be at least 1 and seed at least 0, got {games}, {seed}")
     path = Path(models) / f"{name}.npz"
     if not path.is_file():
         raise ValueError(f"{path} is missing: no model to evaluate")
-    env_id, config, seating, seatings = evaluation_setup(name)
-    old_bytes = path.read_bytes()
-    before = _arrays(path)
+    env_id = SETTINGS[name][0]
     policy = NumpyPolicy.load(path)
     policy.check(env_id)
     zoo = policy.header.get("zoo")
     if not isinstance(zoo, dict) or zoo.get("name", name) != name:
         raise ValueError(f"{path}: the header's zoo block is not setting {name!r}'s")
-    n = max(1, games // seatings)  # games per seating, as the trainer splits --eval-games
-    solo, side = seating == "solo", seating == "side"
-    rows = evaluate(policy, env_id, config, list(OPPONENTS), n, seed, solo=solo, side=side)
-    evaluation = dict(zoo.get("evaluation", {}))
-    for r in rows:
-        evaluation[r["opponent"]] = _result(r, "game")
-    evaluation["reevaluated"] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "games": int(games),
-        "seed": int(seed),
-        "commit": _short_commit(),
-        "command": command
-        or f"python -m train.zoo --reevaluate --only {name} --games {games} --seed {seed}",
-        "config": config,
-        "seating": seating,
-    }
+    return path, env_id, policy, zoo
+
+
+def _rewrite_evaluation(name: str, path: Path, policy: NumpyPolicy, evaluation: dict) -> Path:
+    """Write ``evaluation`` into the header of the shipped model at ``path``, keeping its
+    weights: the file is replaced only once its arrays equal the old ones and it is under
+    ``MAX_BYTES``; it must then load through ``cardenvs.zoo.load`` (else the old file is put
+    back)."""
+    env_id = SETTINGS[name][0]
+    zoo = policy.header["zoo"]
+    old_bytes = path.read_bytes()
+    before = _arrays(path)
     policy.header["zoo"] = dict(zoo) | {"evaluation": evaluation}
     tmp = path.with_name(f".{path.name}.tmp")  # not *.npz: cardenvs.zoo never lists it
     try:
@@ -245,6 +236,97 @@ def reevaluate(
         cardenvs.zoo._read_header.cache_clear()
         raise
     return path
+
+
+def _stamp() -> dict:
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": _short_commit(),
+    }
+
+
+def reevaluate(
+    name: str, models: Path, games: int = 400, seed: int = 1, command: str | None = None
+) -> Path:
+    """Play setting ``name``'s model in ``models`` against random and the heuristic again, as the
+    native trainer's final evaluation does (``evaluation_setup``; ``games`` per opponent over the
+    seatings), and rewrite its header's ``random`` and ``heuristic`` results (``_result``) with a
+    ``reevaluated`` record; the other results, ``learner_decisions`` and the weights are kept
+    (``_rewrite_evaluation``)."""
+    from train.evaluate import evaluate
+
+    if games < 1 or seed < 0:
+        raise ValueError(f"games must be at least 1 and seed at least 0, got {games}, {seed}")
+    path, env_id, policy, zoo = _shipped(name, models)
+    _, config, seating, seatings = evaluation_setup(name)
+    n = max(1, games // seatings)  # games per seating, as the trainer splits --eval-games
+    solo, side = seating == "solo", seating == "side"
+    rows = evaluate(policy, env_id, config, list(OPPONENTS), n, seed, solo=solo, side=side)
+    evaluation = dict(zoo.get("evaluation", {}))
+    for r in rows:
+        evaluation[r["opponent"]] = _result(r, "game")
+    stamp = _stamp()
+    evaluation["reevaluated"] = {
+        "date": stamp["date"],
+        "games": int(games),
+        "seed": int(seed),
+        "commit": stamp["commit"],
+        "command": command
+        or f"python -m train.zoo --reevaluate --only {name} --games {games} --seed {seed}",
+        "config": config,
+        "seating": seating,
+    }
+    return _rewrite_evaluation(name, path, policy, evaluation)
+
+
+ISMCTS_OPPONENTS = ("ismcts@400", "ismcts@400:heuristic")  # the table's column: ISMCTS-400
+
+
+def set_ismcts(name: str, models: Path, result: Path) -> Path:
+    """Put the result of ``python -m cardenvs.arena match zoo ismcts@400 --game <id> --config
+    '{"episode": "deal", ...}' --json <result>`` into setting ``name``'s shipped model header
+    as its ``ismcts`` result (single deals; the table's ISMCTS-400 column), with the decks, the
+    deals and the command that played it; the other results and the weights are kept. The file
+    must be such a match of this setting: the zoo's model against ISMCTS with 400 iterations
+    and heuristic roll-outs, on single deals of the setting's game and players (``ValueError``
+    naming what differs)."""
+    path, env_id, policy, zoo = _shipped(name, models)
+    try:
+        row = json.loads(Path(result).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{result}: not a readable JSON file: {e}") from None
+    need = ("game", "agent", "opponent", "config", "command", "deals", "decks", "games")
+    missing = [k for k in need if not isinstance(row, dict) or k not in row]
+    if missing:
+        raise ValueError(
+            f"{result}: not a match written by `python -m cardenvs.arena match ... --json` "
+            f"(missing {', '.join(missing)})"
+        )
+    players = zoo.get("play_config", {}).get("num_players")
+    config = row["config"] if isinstance(row["config"], dict) else {}
+    wrong = [
+        f"{what} is {got!r}, not {want!r}"
+        for what, got, want in (
+            ("game", row["game"], env_id),
+            ("agent", row["agent"], "zoo"),
+            ("episode", config.get("episode"), "deal"),
+            ("num_players", config.get("num_players", players), players),
+            ("deals", row["deals"], "duplicate"),
+        )
+        if got != want
+    ]
+    if row["opponent"] not in ISMCTS_OPPONENTS:
+        wrong.append(f"opponent is {row['opponent']!r}, not one of {ISMCTS_OPPONENTS}")
+    if wrong:
+        raise ValueError(f"{result}: not the zoo against ISMCTS-400 for {name}: {'; '.join(wrong)}")
+    evaluation = dict(zoo.get("evaluation", {}))
+    evaluation["ismcts"] = _result(row, "deal") | {
+        "decks": int(row["decks"]),
+        "deals": row["deals"],
+        "command": row["command"],
+        **_stamp(),
+    }
+    return _rewrite_evaluation(name, path, policy, evaluation)
 
 
 def _cell(row: dict | None) -> str:
@@ -319,11 +401,19 @@ def main(argv=None) -> list[Path]:
         help="play the models' evaluation against random and the heuristic again (whole games, "
         "as the native trainer's final evaluation) and rewrite those results in their headers",
     )
+    p.add_argument(
+        "--ismcts",
+        metavar="RESULT.json",
+        help="with one --only setting: put this `cardenvs.arena match zoo ismcts@400 ... --json` "
+        "result (single deals) into the shipped model's header as its ISMCTS-400 result",
+    )
     p.add_argument("--games", type=int, help="with --reevaluate: games per opponent (default 400)")
     p.add_argument("--seed", type=int, help="with --reevaluate: the evaluation's seed (default 1)")
     a = p.parse_args(argv)
-    if a.table and a.reevaluate:
-        p.error("--table and --reevaluate: give one")
+    if sum(map(bool, (a.table, a.reevaluate, a.ismcts))) > 1:
+        p.error("--table, --reevaluate and --ismcts: give one")
+    if a.ismcts and (not a.only or len(a.only) != 1):
+        p.error("--ismcts goes with one setting: --only <setting>")
     if not a.reevaluate and (a.games is not None or a.seed is not None):
         p.error("--games and --seed go with --reevaluate")
     games = 400 if a.games is None else a.games
@@ -342,6 +432,8 @@ def main(argv=None) -> list[Path]:
         try:
             if a.reevaluate:
                 path = reevaluate(name, Path(a.models), games, seed, command)
+            elif a.ismcts:
+                path = set_ismcts(name, Path(a.models), Path(a.ismcts))
             else:
                 path = package(name, Path(a.runs), Path(a.models))
         except (OSError, ValueError) as e:
