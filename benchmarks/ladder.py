@@ -232,9 +232,11 @@ def run_setting(
     quiet: bool = False,
     trusted: bool = False,
     deals: str = "duplicate",
+    jobs: int = 1,
 ) -> dict:
     """The round robin of ``kinds`` on ``setting`` (``cardenvs.arena.round_robin``, on
-    ``deals``); returns the JSON-able report (``trusted``: ``build``'s)."""
+    ``deals``, ``jobs`` worker processes for the search seatings); returns the JSON-able report
+    (``trusted``: ``build``'s)."""
     env_id, override = SETTINGS[setting]
     config = game_config(setting, episode)
     k = len(kinds)
@@ -263,6 +265,7 @@ def run_setting(
         deals=deals,
         trusted=trusted,
         progress=line,
+        jobs=jobs,
     )
     if not quiet:
         print(file=sys.stderr)
@@ -350,6 +353,7 @@ def run_setting(
         "deals": deals,
         "seatings": len(arr),
         "seed": seed,
+        "jobs": jobs,  # worker processes of the search seatings (their random draws)
         "bootstrap": boot,
         "ratings": ratings,
         "pairs": pair_rows,
@@ -572,6 +576,13 @@ def main(argv=None) -> dict:
         "a deck per game",
     )
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="worker processes sharing the games of the pairs with search (the same deals; "
+        "the search's random draws differ with --jobs)",
+    )
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
@@ -591,7 +602,7 @@ def main(argv=None) -> dict:
         p.error(f"unknown settings {unknown}; available: {list(SETTINGS)}")
     if any(b < 1 for b in a.ismcts):
         p.error(f"--ismcts budgets must be at least 1, got {a.ismcts}")
-    for flag in ("n", "n_search", "bootstrap"):
+    for flag in ("n", "n_search", "bootstrap", "jobs"):
         if getattr(a, flag) < 1:
             p.error(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(a, flag)}")
     try:
@@ -614,6 +625,7 @@ def main(argv=None) -> dict:
             quiet=a.quiet,
             trusted=a.trusted,
             deals=a.deals,
+            jobs=a.jobs,
         )
         (out / f"{setting}.json").write_text(json.dumps(rep, indent=2) + "\n")
         table = markdown(rep)

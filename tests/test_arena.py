@@ -210,6 +210,32 @@ def test_head_to_head__jobs_split_the_games_over_processes_and_the_games_stay_th
     assert row["games"] == 3 * sum(map(sum, arena.arrangements(4))) and out.exists()
 
 
+def test_round_robin__jobs_share_only_the_search_seatings_games(monkeypatch):
+    """A round robin's ``jobs`` go to the pairs with a search agent (their games in worker
+    processes, the same number on the same decks); the other pairs play in this process, so a
+    pair of deterministic agents scores exactly as with one job."""
+    field = ["zoo", FirstLegal(), "ismcts@3"]
+    kw = dict(n=3, n_search=2, seed=2, config=ESEL2 | {"episode": "deal"})
+    one = arena.round_robin("esel-v0", field, **kw)
+    parallel, calls = arena.match.play_parallel, []
+
+    def spy(env_id, seats, agents, *args, **kwargs):
+        calls.append([a.name for a in agents])
+        return parallel(env_id, seats, agents, *args, **kwargs)
+
+    monkeypatch.setattr(arena.match, "play_parallel", spy)
+    two = arena.round_robin("esel-v0", field, jobs=2, **kw)
+    assert len(calls) == 4 and all("ismcts@3" in names for names in calls)  # 2 pairs x 2 seats
+    for pair, data in one["pairs"].items():
+        other = two["pairs"][pair]
+        assert np.array_equal(data["deck"], other["deck"])
+        if 2 not in pair:  # zoo against FirstLegal: no search, the very same games
+            assert np.array_equal(data["points"], other["points"])
+            for a, b in zip(data["returns"], other["returns"], strict=True):
+                assert np.array_equal(a, b)
+    assert two["agents"]["ismcts@3"]["seats_played"] == one["agents"]["ismcts@3"]["seats_played"]
+
+
 def test_head_to_head__bad_jobs_and_agents_that_cannot_travel_are_refused_by_name(capsys):
     for jobs in (0, -1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="jobs must be a whole number of worker processes"):

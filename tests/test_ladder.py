@@ -221,6 +221,7 @@ def test_ladder__seat_against_seat_outcomes():
         (["--agents", "heuristic", "ismcts@2"], "needs 'random'"),
         (["--agents", "random", "ppo:/nonexistent/model.npz"], "no saved model"),
         (["--n", "0"], "--n must be at least 1"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_ladder__bad_arguments_exit_with_a_clear_error(args, message, tmp_path, capsys):
