@@ -591,7 +591,7 @@ def test_zoo__an_arena_ismcts_match_becomes_the_models_ismcts_result(tmp_path):
     and the file is left as it was. (The search's iterations are checked from the spec, so the
     arena match here is a real one of 2 decks at 400 iterations.)"""
     from cardenvs.arena.__main__ import main as arena
-    from train.zoo import main, table
+    from train.zoo import _search_cell, main, table
 
     path = tmp_path / "piquet-v0.npz"
     shutil.copyfile(cardenvs.zoo.MODELS / "piquet-v0.npz", path)
@@ -615,7 +615,14 @@ def test_zoo__an_arena_ismcts_match_becomes_the_models_ismcts_result(tmp_path):
     assert got["ci95"] == [row["ci_low"], row["ci_high"]] and got["command"] == row["command"]
     cardenvs.zoo._read_header.cache_clear()
     (line,) = [x for x in table(cardenvs.zoo.list(tmp_path)).splitlines() if "piquet-v0" in x]
-    assert line.endswith(f"| {got['win_rate']:.3f} ({got['ci95'][0]:.3f}–{got['ci95'][1]:.3f}) |")
+    lo, hi = got["ci95"]
+    r_lo, r_hi = got["return_ci95"]
+    assert line.endswith(
+        f"| {got['win_rate']:.3f} ({lo:.3f}–{hi:.3f}); {got['wins']} / {got['draws']} / "
+        f"{got['losses']}; {got['mean_return']:+.3f} ± {(r_hi - r_lo) / 2:.3f}; 2 decks |"
+    )
+    before = {"games": 100, "win_rate": 0.71, "ci95": [0.61, 0.79], "mean_return": 0.42}
+    assert _search_cell(before) == "0.710 (0.610–0.790); 100 games, before draws were counted"
 
     before = path.read_bytes()
     for change, message in [

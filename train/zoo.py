@@ -350,6 +350,19 @@ def _outcome_cells(row: dict | None) -> list[str]:
     return [f"{row['wins']} / {row['draws']} / {row['losses']}", reward]
 
 
+def _search_cell(row: dict | None) -> str:
+    """The ISMCTS-400 result in one cell: the win rate with its interval, then the games won /
+    drawn / lost, the mean reward and the decks where it counted them (``0.684 (0.637–0.727); 272
+    / 3 / 125; +0.367 ± 0.086; 200 decks``); a result stored before draws were counted says so."""
+    if not row:
+        return ""
+    counts, reward = _outcome_cells(row)
+    if not counts:
+        return f"{_cell(row)}; {row['games']} games, before draws were counted"
+    decks = f"; {row['decks']} decks" if row.get("decks") else ""
+    return f"{_cell(row)}; {counts}; {reward}{decks}"
+
+
 def table(models=None) -> str:
     """The zoo's models as a Markdown table (from their headers): the setting, the players, the
     learner decisions trained on, and the evaluation against random and the heuristic (whole
@@ -357,8 +370,8 @@ def table(models=None) -> str:
     deals, two-player games). Each of random and the heuristic has three columns: the win rate
     with its 95% Wilson interval (``0.453 (0.404–0.501)``), the games (seats; sides) won /
     drawn / lost (``16 / 330 / 54``) and the mean reward with the half-width of its 95% interval
-    (``-0.095 ± 0.040``); a result stored before draws were counted (the ISMCTS column) shows the
-    win rate alone."""
+    (``-0.095 ± 0.040``); the ISMCTS column holds them in one cell (``_search_cell``), and a
+    result stored before draws were counted shows the win rate alone."""
     lines = [
         "| model | players | learner decisions | equal strength | vs random | W / D / L "
         "| mean reward | vs heuristic | W / D / L | mean reward | vs ISMCTS-400 (single deals) |",
@@ -373,7 +386,7 @@ def table(models=None) -> str:
         cells.append(f"{base:.2f}")
         for opponent in OPPONENTS:
             cells += [_cell(ev.get(opponent)), *_outcome_cells(ev.get(opponent))]
-        cells.append(_cell(ev.get("ismcts")))
+        cells.append(_search_cell(ev.get("ismcts")))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
