@@ -443,7 +443,7 @@ def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
     import csv
     import types
 
-    from train.zoo import _cell, _outcome_cells, package, table
+    from train.zoo import _cell, _outcome_cells, _search_cell, package, table
 
     run = tmp_path / "runs" / "piquet-v0"
     run.mkdir(parents=True)
@@ -455,7 +455,12 @@ def test_zoo__packaging_keeps_the_draws_and_the_table_shows_them(tmp_path):
         w = csv.DictWriter(f, fieldnames=["opponent", *row])
         w.writeheader()
         w.writerows([{"opponent": "random", **row}, {"opponent": "heuristic", **row}])
+    search = {k: v for k, v in row.items() if k != "timesteps"} | {"opponent": "ismcts"}
+    (run / "ismcts.json").write_text(json.dumps({"results": [search | {"decks": 50}]}))
     path = package("piquet-v0", tmp_path / "runs", tmp_path / "models")
+    searched = NumpyPolicy.load(path).header["zoo"]["evaluation"]["ismcts"]
+    assert searched["decks"] == 50 and searched["episode"] == "deal"
+    assert _search_cell(searched) == "0.450 (0.400–0.500); 20 / 320 / 60; -0.100 ± 0.050; 50 decks"
     kept = NumpyPolicy.load(path).header["zoo"]["evaluation"]["heuristic"]
     assert (kept["wins"], kept["draws"], kept["losses"]) == (20, 320, 60)
     assert kept["mean_return"] == -0.1 and kept["return_ci95"] == [-0.15, -0.05]

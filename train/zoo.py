@@ -104,7 +104,8 @@ def final_evaluation(run: Path) -> dict:
     ismcts = run / "ismcts.json"
     if ismcts.is_file():
         for r in json.loads(ismcts.read_text())["results"]:
-            out[r["opponent"]] = _result(r, "deal")
+            decks = {"decks": int(r["decks"])} if r.get("decks") else {}
+            out[r["opponent"]] = _result(r, "deal") | decks
     out["learner_decisions"] = last
     return out
 
