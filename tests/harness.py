@@ -262,13 +262,13 @@ def check_autoreset(
                     fresh_row(vec, b)
                 # the rest of the episode against the brand-new env: what the row kept of the
                 # old game in its scratch fields never shows in what it plays or observes
-                env = envs[b] = new
+                envs[b] = new  # assert_row_is_fresh has compared it with the row already
                 fresh[b] = True
             else:
                 assert rewards[b].tolist() == [0.0] * P
-            assert_row_matches_env(
-                env, vec, b, obs[b], mask[b], info["current_player"][b], fresh[b] and scratch
-            )
+                assert_row_matches_env(
+                    env, vec, b, obs[b], mask[b], info["current_player"][b], fresh[b] and scratch
+                )
         if (episodes >= 2).all():
             break
     assert (episodes >= 2).all(), episodes

@@ -240,6 +240,7 @@ def _rewrite_evaluation(name: str, path: Path, policy: NumpyPolicy, evaluation: 
 
 
 def _stamp() -> dict:
+    """When and at which commit a header's result was written."""
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": _short_commit(),
@@ -266,12 +267,10 @@ def reevaluate(
     evaluation = dict(zoo.get("evaluation", {}))
     for r in rows:
         evaluation[r["opponent"]] = _result(r, "game")
-    stamp = _stamp()
     evaluation["reevaluated"] = {
-        "date": stamp["date"],
+        **_stamp(),
         "games": int(games),
         "seed": int(seed),
-        "commit": stamp["commit"],
         "command": command
         or f"python -m train.zoo --reevaluate --only {name} --games {games} --seed {seed}",
         "config": config,

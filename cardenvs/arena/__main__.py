@@ -118,14 +118,13 @@ def _match(a) -> dict:
         f"{row['win_rate']:.3f} ({row['ci_low']:.3f}-{row['ci_high']:.3f}; equal strength "
         f"{row['baseline']:.2f}); {a.deals} deals, {row['decks']} decks"
     )
-    argv = sys.argv[1:] if a.argv is None else a.argv
     # what was played, for the JSON file: it can be traced and played again
     return row | {
         "agent": a.agent,
         "game": a.game,
         "config": config,
         "seed": a.seed,
-        "command": "python -m cardenvs.arena " + shlex.join(argv),
+        "command": a.invocation,
     }
 
 
@@ -159,7 +158,7 @@ def main(argv=None):
     m.add_argument("--trusted", action="store_true", help=TRUSTED_HELP)
     m.add_argument("--json", help="also write the result to this JSON file")
     a = p.parse_args(argv)
-    a.argv = None if argv is None else list(argv)
+    a.invocation = "python -m cardenvs.arena " + shlex.join(sys.argv[1:] if argv is None else argv)
     if getattr(a, "budget", None) is not None and a.budget <= 0:
         p.error("--budget must be a positive number of seconds")
     if getattr(a, "n", 1) < 1:

@@ -17,7 +17,6 @@ as one sample.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import time
 
@@ -69,7 +68,6 @@ def play_games(
     *,
     jobs: int = 1,
     progress=None,
-    pool=None,
 ):
     """Play ``n`` games with agent ``seats[p]`` in seat ``p`` (or ``seats[b, p]`` in game ``b``:
     one seating per game), game ``b`` dealt from seed ``seed + b`` (or ``seed[b]`` given one seed
@@ -81,7 +79,7 @@ def play_games(
     games on the same deals, for long matches against search on a machine with several cores."""
     jobs = check_jobs(jobs)
     if jobs > 1:
-        return play_parallel(env_id, seats, agents, n, seed, config, jobs, progress, pool)
+        return play_parallel(env_id, seats, agents, n, seed, config, jobs, progress)
     config = dict(config or {})
     agents = [as_agent(a) for a in agents]
     venv = make_vector(env_id, n, seed=seed, autoreset=False, validate=False, **config)
@@ -131,18 +129,7 @@ def _play_part(part):
     return play_games(env_id, seats, agents, len(seeds), seeds, config)
 
 
-def workers(jobs: int):
-    """A pool of ``jobs`` worker processes for ``play_parallel`` (``spawn``ed: a fresh
-    interpreter each, no state of this one but what is pickled), to use in a ``with`` block."""
-    import concurrent.futures as cf
-    import multiprocessing
-
-    return cf.ProcessPoolExecutor(
-        max_workers=check_jobs(jobs), mp_context=multiprocessing.get_context("spawn")
-    )
-
-
-def play_parallel(env_id, seats, agents, n, seed, config, jobs, progress=None, pool=None):
+def play_parallel(env_id, seats, agents, n, seed, config, jobs, progress=None):
     """``play_games`` over ``jobs`` worker processes (started with ``spawn``: a script that
     calls it needs the ``if __name__ == "__main__":`` guard). The ``n`` games are cut into at
     most ``4 * jobs`` parts, game ``b`` into part ``b % parts``, each part played with the
@@ -151,10 +138,9 @@ def play_parallel(env_id, seats, agents, n, seed, config, jobs, progress=None, p
     (``zoo``, ``model:``) play the very same games; an agent that draws random numbers (search,
     ``sample:``, the heuristics' random tie-breaks) starts every part from its generator's state
     here, so its games differ from one process's (the same in distribution, and the same again
-    for the same ``jobs``). ``progress(games_done, n)`` is called as parts finish. ``pool``: a
-    ``workers(jobs)`` pool to play in (a round robin keeps one for all its seatings), else one is
-    started for these games."""
+    for the same ``jobs``). ``progress(games_done, n)`` is called as parts finish."""
     import concurrent.futures as cf
+    import multiprocessing
     import pickle
 
     config = dict(config or {})
@@ -167,8 +153,9 @@ def play_parallel(env_id, seats, agents, n, seed, config, jobs, progress=None, p
                 f"jobs > 1 sends the agents to worker processes, and agent {k} "
                 f"({_name(a)}) cannot be pickled: {type(e).__name__}: {e}; use jobs=1"
             ) from None
-    P = make_vector(env_id, 1, seed=0, validate=False, **config).num_seats
-    seat_of = np.broadcast_to(np.asarray(seats), (n, P))
+    seat_of = np.asarray(seats)
+    P = seat_of.shape[-1]
+    seat_of = np.broadcast_to(seat_of, (n, P))
     seeds = np.asarray(seed, np.int64)
     seeds = seeds + np.arange(n) if seeds.ndim == 0 else np.broadcast_to(seeds, (n,))
     parts = min(n, 4 * jobs)
@@ -177,8 +164,8 @@ def play_parallel(env_id, seats, agents, n, seed, config, jobs, progress=None, p
     totals = None
     decisions, spent = [0] * len(agents), [0.0] * len(agents)
     done = 0
-    own = workers(min(jobs, parts)) if pool is None else contextlib.nullcontext(pool)
-    with own as pool:
+    spawn = multiprocessing.get_context("spawn")  # fresh interpreters: only what is pickled
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, parts), mp_context=spawn) as pool:
         futures = {}
         for ix in index:
             part = (env_id, seat_of[ix].copy(), agents, [int(x) for x in seeds[ix]], config)
@@ -376,86 +363,75 @@ def round_robin(
     pairs = list(itertools.combinations(range(k), 2))
     arr = arrangements(P)
     pair_data: dict[tuple[int, int], dict] = {}
-    pool = None  # worker processes, started at the first search seating with jobs > 1
-    with contextlib.ExitStack() as stack:
-        step = 0
-        for i, j in pairs:
-            data = pair_data[(i, j)] = {
-                "points": [],
-                "weight": [],
-                "returns": ([], []),
-                "deck": [],
-                "seatings": [],
-            }
-            for seats in arr:
-                ids = (i, j)
-                label = "".join("AB"[x] for x in seats)
-                if progress is not None:
-                    progress(step, len(pairs) * len(arr), (names[i], names[j]), label)
-                playing = [
-                    make_agent(
-                        entries[x],
-                        env_id,
-                        seed=seed + 7919 * x + step,
-                        config=config,
-                        trusted=trusted,
-                        time_limit=time_limit,
-                        batch=batch,
-                        name=names[x],
-                    )
-                    if isinstance(entries[x], str)
-                    else as_agent(entries[x])
-                    for x in ids
-                ]
-                searching = any(hasattr(a, "act_row") for a in playing)
-                games = n_search if searching and n_search is not None else n
-                if deals == "duplicate":  # game d of every seating and pair: one deck
-                    deck = np.arange(games)
-                    seeds = [seed + d for d in range(games)]
-                else:
-                    deck = seed + 1000 * step + np.arange(games)  # the game's own seed
-                    seeds = seed + 1000 * step
-                if searching and jobs > 1 and pool is None:
-                    pool = stack.enter_context(workers(jobs))  # one pool for every search seating
-                r, totals, dec, sp = play_games(
+    step = 0
+    for i, j in pairs:
+        data = pair_data[(i, j)] = {
+            "points": [],
+            "weight": [],
+            "returns": ([], []),
+            "deck": [],
+            "seatings": [],
+        }
+        for seats in arr:
+            ids = (i, j)
+            label = "".join("AB"[x] for x in seats)
+            if progress is not None:
+                progress(step, len(pairs) * len(arr), (names[i], names[j]), label)
+            playing = [
+                make_agent(
+                    entries[x],
                     env_id,
-                    seats,
-                    playing,
-                    games,
-                    seeds,
-                    config,
-                    jobs=jobs if searching else 1,
-                    pool=pool,
+                    seed=seed + 7919 * x + step,
+                    config=config,
+                    trusted=trusted,
+                    time_limit=time_limit,
+                    batch=batch,
+                    name=names[x],
                 )
-                step += 1
-                for x in range(2):
-                    decisions[ids[x]] += dec[x]
-                    spent[ids[x]] += sp[x]
-                share = win_shares(r)
-                result = outcomes(r)
-                for p in range(P):
-                    a = ids[seats[p]]
-                    won[a] += share[:, p].sum()
-                    seats_played[a] += games
-                    rewards[a].append(r[:, p])
-                    deck_of[a].append(deck)
-                    results[a].append(result[:, p])
-                    if totals is not None:
-                        score_sum[a] += totals[:, p].sum()
-                for p, q in itertools.permutations(range(P), 2):
-                    if seats[p] != seats[q]:
-                        a, b = ids[seats[p]], ids[seats[q]]
-                        pair_wins[a, b] += (share[:, p] > share[:, q]).sum() + 0.5 * (
-                            share[:, p] == share[:, q]
-                        ).sum()
-                s = np.asarray(seats)
-                points = pair_points(share, seats)
-                data["points"].append(points)
-                data["weight"].append(np.full(games, (s == 0).sum() * (s == 1).sum(), float))
-                data["returns"][0].append(r[:, s == 0].mean(axis=1))
-                data["returns"][1].append(r[:, s == 1].mean(axis=1))
-                data["deck"].append(deck)
-                data["seatings"].append({"seats": label, "games": games, "a": float(points.sum())})
+                if isinstance(entries[x], str)
+                else as_agent(entries[x])
+                for x in ids
+            ]
+            searching = any(hasattr(a, "act_row") for a in playing)
+            games = n_search if searching and n_search is not None else n
+            if deals == "duplicate":  # game d of every seating and pair: one deck
+                deck = np.arange(games)
+                seeds = [seed + d for d in range(games)]
+            else:
+                deck = seed + 1000 * step + np.arange(games)  # the game's own seed
+                seeds = seed + 1000 * step
+            r, totals, dec, sp = play_games(
+                env_id, seats, playing, games, seeds, config, jobs=jobs if searching else 1
+            )
+            step += 1
+            for x in range(2):
+                decisions[ids[x]] += dec[x]
+                spent[ids[x]] += sp[x]
+            share = win_shares(r)
+            result = outcomes(r)
+            for p in range(P):
+                a = ids[seats[p]]
+                won[a] += share[:, p].sum()
+                seats_played[a] += games
+                rewards[a].append(r[:, p])
+                deck_of[a].append(deck)
+                results[a].append(result[:, p])
+                if totals is not None:
+                    score_sum[a] += totals[:, p].sum()
+            for p, q in itertools.permutations(range(P), 2):
+                if seats[p] != seats[q]:
+                    a, b = ids[seats[p]], ids[seats[q]]
+                    pair_wins[a, b] += (share[:, p] > share[:, q]).sum() + 0.5 * (
+                        share[:, p] == share[:, q]
+                    ).sum()
+            s = np.asarray(seats)
+            points = pair_points(share, seats)
+            data["points"].append(points)
+            data["weight"].append(np.full(games, (s == 0).sum() * (s == 1).sum(), float))
+            data["returns"][0].append(r[:, s == 0].mean(axis=1))
+            data["returns"][1].append(r[:, s == 1].mean(axis=1))
+            data["deck"].append(deck)
+            data["seatings"].append({"seats": label, "games": games, "a": float(points.sum())})
     ratings = bradley_terry(pair_wins)
     rows = {}
     for a, name in enumerate(names):
